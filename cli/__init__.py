@@ -1,0 +1,1 @@
+"""The ``morris`` command-line tool (click)."""

@@ -1,0 +1,302 @@
+"""Subspaces and the symmetry-reduced perfect hash.
+
+Subspaces
+---------
+Positions are stored from the point of view of the side to move (colours normalised away). A
+subspace is named by the pieces on the board and in hand:
+
+- movement phase ``m-o``: m pieces of the side to move, o of the opponent, nothing in hand
+  (``3-3`` ... ``9-9`` for the standard game);
+- placement phase ``m-o+hm+ho``: the same, then the pieces in hand of the side to move and of
+  the opponent (``5-4+4+4``: 5 and 4 on the board, 4 and 4 in hand).
+
+The perfect hash
+----------------
+Within a subspace a position (M, O) -- mover mask M with m points, opponent mask O with o points --
+gets the slot
+
+    slot = orbit(O) * C(n - o, m) + rank
+
+- ``orbit(O)`` numbers the orbits of o-point masks under the board's symmetry group in
+  increasing order of their representative ``rep(O)``, the least image of O;
+- ``rank`` is the colex rank of g(M) among the n - o points left free by ``rep(O)``, where g is
+  a symmetry with g(O) = rep(O); when ``rep(O)`` is fixed by other symmetries h, the least rank
+  of h(g(M)) over them is taken.
+
+Every image of a position gets the same slot (any two choices of g differ by a stabilizer
+element of rep(O), over which the least rank is taken), and positions in different orbits get
+different slots (the slot gives back rep(O) and the least-ranked M, which is the canonical form
+of symmetry.py). Slots whose rank is not the least over the stabilizer are *unused*; they exist
+only where rep(O) is symmetric. The number of positions (orbits) of a subspace is counted
+independently by Burnside's lemma (:func:`count_positions`).
+"""
+
+from __future__ import annotations
+
+import bisect
+import re
+from dataclasses import dataclass
+from functools import cached_property
+from math import comb
+
+import numpy as np
+
+from .errors import IllegalPositionError
+from .variants import LOSE_BELOW
+
+_NAME_RE = re.compile(r"^(\d+)-(\d+)(?:\+(\d+)\+(\d+))?$")
+
+
+@dataclass(frozen=True, order=True)
+class Subspace:
+    """A subspace key: pieces of the mover and opponent on the board, then in hand."""
+
+    m: int
+    o: int
+    hm: int = 0
+    ho: int = 0
+
+    @property
+    def name(self) -> str:
+        if self.hm == 0 and self.ho == 0:
+            return f"{self.m}-{self.o}"
+        return f"{self.m}-{self.o}+{self.hm}+{self.ho}"
+
+    def __str__(self):
+        return self.name
+
+    @property
+    def placement(self) -> bool:
+        return self.hm > 0 or self.ho > 0
+
+    @classmethod
+    def parse(cls, name: str) -> "Subspace":
+        m = _NAME_RE.match(name.strip())
+        if not m:
+            raise ValueError(
+                f"bad subspace name {name!r}: expected M-O (movement, e.g. 9-8) or M-O+HM+HO "
+                f"(placement: on the board, then in hand, e.g. 5-4+4+4)"
+            )
+        vals = [int(x) if x is not None else 0 for x in m.groups()]
+        return cls(*vals)
+
+    @property
+    def sibling(self) -> "Subspace":
+        """Movement phase: the subspace a non-removal move leads to (colours swap)."""
+        return Subspace(self.o, self.m, self.ho, self.hm)
+
+    @property
+    def pair(self) -> tuple["Subspace", ...]:
+        """The subspaces solved together: (m, o) and (o, m), or (m, m) alone."""
+        if self.m == self.o and self.hm == self.ho:
+            return (self,)
+        return tuple(sorted((self, self.sibling), reverse=True))
+
+
+def subspace_of(position) -> Subspace:
+    from .movegen import popcount
+
+    return Subspace(
+        popcount(position.mover), popcount(position.opponent),
+        position.mover_hand, position.opponent_hand,
+    )
+
+
+def movement_subspaces(variant, max_pieces: int | None = None) -> list[Subspace]:
+    """The movement-phase subspaces with 3..pieces a side (up to ``max_pieces``)."""
+    top = variant.pieces if max_pieces is None else min(max_pieces, variant.pieces)
+    return [Subspace(m, o) for m in range(LOSE_BELOW, top + 1) for o in range(LOSE_BELOW, top + 1)]
+
+
+def placement_subspaces(variant) -> list[Subspace]:
+    """Placement subspaces that play from the start position can reach: the side to move has
+    as many pieces in hand as the opponent (white to move) or one more (black to move), and each
+    side has at most ``pieces - in hand`` on the board."""
+    N = variant.pieces
+    n = variant.board.n
+    out = []
+    for ho in range(0, N + 1):
+        for hm in (ho, ho + 1):
+            if hm < 1 or hm > N:
+                continue
+            for m in range(0, N - hm + 1):
+                for o in range(0, N - ho + 1):
+                    if m + o <= n:
+                        out.append(Subspace(m, o, hm, ho))
+    return out
+
+
+# ------------------------------------------------------------------------ counting (Burnside)
+def _cycle_types(board):
+    types = []
+    for perm in board.symmetries.perms:
+        seen = [False] * board.n
+        cycles = []
+        for i in range(board.n):
+            if seen[i]:
+                continue
+            length, j = 0, i
+            while not seen[j]:
+                seen[j] = True
+                j = perm[j]
+                length += 1
+            cycles.append(length)
+        types.append(cycles)
+    return types
+
+
+def _fixed(cycles, m, o):
+    """Pairs of disjoint masks (M, O), |M| = m, |O| = o, each a union of the given cycles."""
+    poly = {(0, 0): 1}
+    for length in cycles:
+        new = {}
+        for (a, b), c in poly.items():
+            for da, db in ((0, 0), (length, 0), (0, length)):
+                key = (a + da, b + db)
+                if key[0] <= m and key[1] <= o:
+                    new[key] = new.get(key, 0) + c
+        poly = new
+    return poly.get((m, o), 0)
+
+
+def count_positions(board, m: int, o: int) -> int:
+    """Distinct positions (M, O) up to symmetry, by Burnside's lemma."""
+    types = _cycle_types(board)
+    total = sum(_fixed(c, m, o) for c in types)
+    assert total % len(types) == 0
+    return total // len(types)
+
+
+def count_anchor_orbits(board, k: int) -> int:
+    return count_positions(board, 0, k)
+
+
+def slot_count(board, sub: Subspace) -> int:
+    return count_anchor_orbits(board, sub.o) * comb(board.n - sub.o, sub.m)
+
+
+# ------------------------------------------------------------------------ the hash
+class Hasher:
+    """The perfect hash of one board: orbit tables built on demand, batch kernels, and a
+    pure-Python reference (:meth:`index_py`) that the kernels must match."""
+
+    def __init__(self, board):
+        self.board = board
+        self._orbits = {}
+
+    @cached_property
+    def tables(self):
+        return self.board.tables
+
+    def orbits(self, sizes):
+        """Orbit tables covering the anchor sizes ``sizes`` (built once per set of sizes)."""
+        key = tuple(sorted(set(int(s) for s in sizes)))
+        for have, ob in self._orbits.items():
+            if set(key) <= set(have):
+                return ob
+        from .kernels.tables import build_orbits
+
+        ob = build_orbits(self.board, key)
+        self._orbits[key] = ob
+        return ob
+
+    def anchor_reps(self, k: int) -> np.ndarray:
+        ob = self.orbits([k])
+        return ob.reps[ob.reps_off[k] : ob.reps_off[k + 1]]
+
+    def slots(self, sub: Subspace) -> int:
+        return len(self.anchor_reps(sub.o)) * comb(self.board.n - sub.o, sub.m)
+
+    # -- batch kernels
+    def index_batch(self, movers, opps) -> np.ndarray:
+        from .kernels.hashing import index_batch, popcount
+
+        movers = np.ascontiguousarray(movers, dtype=np.int64)
+        opps = np.ascontiguousarray(opps, dtype=np.int64)
+        sizes = {bin(int(x)).count("1") for x in np.unique(opps)} if len(opps) else {0}
+        ob = self.orbits(sizes)
+        out = np.empty(len(movers), dtype=np.int64)
+        index_batch(self.tables, ob, movers, opps, out)
+        return out
+
+    def unindex_batch(self, sub: Subspace, idx):
+        from .kernels.hashing import unindex_batch
+
+        idx = np.ascontiguousarray(idx, dtype=np.int64)
+        ob = self.orbits([sub.o])
+        movers = np.empty(len(idx), dtype=np.int64)
+        opps = np.empty(len(idx), dtype=np.int64)
+        used = np.empty(len(idx), dtype=np.bool_)
+        unindex_batch(self.tables, ob, sub.m, sub.o, idx, movers, opps, used)
+        return movers, opps, used
+
+    # -- pure Python reference
+    def index_py(self, mover: int, opp: int, reps=None) -> int:
+        """Slot of (mover, opp) in its subspace, computed in plain Python. ``reps``: the sorted
+        anchor representatives of its size (taken from the orbit tables when not given)."""
+        group = self.board.symmetries
+        m = bin(mover).count("1")
+        o = bin(opp).count("1")
+        if reps is None:
+            reps = self.anchor_reps(o)
+        images = [(group.apply(s, opp), s) for s in range(len(group))]
+        rep = min(images)[0]
+        orbit = bisect.bisect_left(reps, rep)
+        if orbit >= len(reps) or reps[orbit] != rep:
+            raise IllegalPositionError("anchor representative missing from the orbit table")
+        free = self.board.full & ~rep
+        best = None
+        for img, s in images:
+            if img == rep:
+                r = _rank_in(group.apply(s, mover), free)
+                best = r if best is None else min(best, r)
+        return orbit * comb(self.board.n - o, m) + best
+
+    def unindex_py(self, sub: Subspace, i: int, reps=None):
+        """(mover, opp, used) of a slot, in plain Python."""
+        if reps is None:
+            reps = self.anchor_reps(sub.o)
+        block = comb(self.board.n - sub.o, sub.m)
+        orbit, r = divmod(i, block)
+        rep = int(reps[orbit])
+        free = self.board.full & ~rep
+        mover = _unrank_in(r, sub.m, free)
+        group = self.board.symmetries
+        used = all(
+            _rank_in(group.apply(s, mover), free) >= r
+            for s in range(len(group))
+            if group.apply(s, rep) == rep
+        )
+        return mover, rep, used
+
+
+def _rank_in(mask: int, free: int) -> int:
+    """Colex rank of ``mask`` (a subset of ``free``) among the subsets of ``free`` of its size."""
+    r, k, pos = 0, 0, 0
+    f = free
+    while f:
+        low = f & -f
+        if mask & low:
+            k += 1
+            r += comb(pos, k)
+        pos += 1
+        f ^= low
+    return r
+
+
+def _unrank_in(r: int, k: int, free: int) -> int:
+    points = []
+    f = free
+    while f:
+        low = f & -f
+        points.append(low)
+        f ^= low
+    mask = 0
+    p = len(points) - 1
+    for i in range(k, 0, -1):
+        while comb(p, i) > r:
+            p -= 1
+        mask |= points[p]
+        r -= comb(p, i)
+        p -= 1
+    return mask

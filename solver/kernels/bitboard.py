@@ -1,0 +1,257 @@
+"""Bitboard move generation (numba): the kernels' version of movegen.py, move for move.
+
+States are seen from the side to move: ``mover``, ``opp`` (point masks) and the pieces in hand
+``mh``, ``oh``. A turn is a row ``(frm, to, removed)`` (``frm == -1`` for a placement). Rule
+options come in as arguments (``flying``, ``dm`` = pieces removed by a double mill); the board
+comes in as the tables of kernels/tables.py.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit, prange
+
+from .bits import ctz, popcount
+
+_NJ = dict(cache=True, nogil=True)
+
+#: Room for the turns of one position (placements x removal choices stay far below this).
+MAX_TURNS = 1024
+
+# terminal codes, from the side to move's point of view
+ONGOING, T_WIN, T_LOSS, T_DRAW = 0, 1, 2, 3
+FLY_AT = 3
+LOSE_BELOW = 3
+
+
+@njit(inline="always", **_NJ)
+def in_mills(T, pieces):
+    out = 0
+    for i in range(T.mills.shape[0]):
+        mm = T.mills[i]
+        if pieces & mm == mm:
+            out |= mm
+    return out
+
+
+@njit(inline="always", **_NJ)
+def removable(T, opp):
+    free = opp & ~in_mills(T, opp)
+    return free if free else opp
+
+
+@njit(inline="always", **_NJ)
+def closed_mills(T, after, to):
+    c = 0
+    for j in range(T.pmill_n[to]):
+        mm = T.pmills[to, j]
+        if after & mm == mm:
+            c += 1
+    return c
+
+
+@njit(inline="always", **_NJ)
+def flies(flying, mover, mh, oh):
+    return flying and mh == 0 and oh == 0 and popcount(mover) == FLY_AT
+
+
+@njit(inline="always", **_NJ)
+def _emit_removals(T, dm, opp, frm, to, closed, out, n):
+    k = 1 if dm == 1 else closed
+    left = popcount(opp)
+    if k > left:
+        k = left
+    if k == 0:
+        out[n, 0] = frm
+        out[n, 1] = to
+        out[n, 2] = 0
+        return n + 1
+    first = removable(T, opp)
+    if k == 1:
+        r = first
+        while r:
+            x = r & -r
+            r ^= x
+            out[n, 0] = frm
+            out[n, 1] = to
+            out[n, 2] = x
+            n += 1
+        return n
+    start = n
+    r = first
+    while r:
+        x = r & -r
+        r ^= x
+        r2 = removable(T, opp ^ x)
+        while r2:
+            y = r2 & -r2
+            r2 ^= y
+            s = x | y
+            dup = False
+            for i in range(start, n):
+                if out[i, 2] == s:
+                    dup = True
+                    break
+            if not dup:
+                out[n, 0] = frm
+                out[n, 1] = to
+                out[n, 2] = s
+                n += 1
+    return n
+
+
+@njit(**_NJ)
+def gen_turns(T, flying, dm, mover, opp, mh, oh, out):
+    """Write every turn into ``out`` (rows frm, to, removed); return how many."""
+    n = 0
+    empty = T.full & ~(mover | opp)
+    if mh > 0:
+        e = empty
+        while e:
+            tb = e & -e
+            e ^= tb
+            to = ctz(tb)
+            after = mover | tb
+            c = closed_mills(T, after, to)
+            if c == 0:
+                out[n, 0] = -1
+                out[n, 1] = to
+                out[n, 2] = 0
+                n += 1
+            else:
+                n = _emit_removals(T, dm, opp, -1, to, c, out, n)
+        return n
+    fly = flies(flying, mover, mh, oh)
+    src = mover
+    while src:
+        fb = src & -src
+        src ^= fb
+        frm = ctz(fb)
+        targets = empty if fly else (T.adj[frm] & empty)
+        while targets:
+            tb = targets & -targets
+            targets ^= tb
+            to = ctz(tb)
+            after = (mover ^ fb) | tb
+            c = closed_mills(T, after, to)
+            if c == 0:
+                out[n, 0] = frm
+                out[n, 1] = to
+                out[n, 2] = 0
+                n += 1
+            else:
+                n = _emit_removals(T, dm, opp, frm, to, c, out, n)
+    return n
+
+
+@njit(inline="always", **_NJ)
+def terminal(mover, opp, mh, oh, nturns):
+    """ONGOING, or the value (T_WIN/T_LOSS/T_DRAW) for the side to move of a finished game."""
+    if mh == 0 and oh == 0:
+        sm = popcount(mover) < LOSE_BELOW
+        so = popcount(opp) < LOSE_BELOW
+        if sm and so:
+            return T_DRAW
+        if sm:
+            return T_LOSS
+        if so:
+            return T_WIN
+    if nturns == 0:
+        return T_LOSS
+    return ONGOING
+
+
+@njit(inline="always", **_NJ)
+def apply_turn(mover, opp, mh, oh, frm, to, removed):
+    """(mover, opp, mh, oh, switched) after a turn, seen from the side to move next."""
+    after = mover | (np.int64(1) << to)
+    hand = mh
+    if frm >= 0:
+        after ^= np.int64(1) << frm
+    else:
+        hand = mh - 1
+    if hand > 0 and oh == 0:
+        return after, opp & ~removed, hand, oh, False
+    return opp & ~removed, after, oh, hand, True
+
+
+@njit(**_NJ)
+def perft(T, flying, dm, mover, opp, mh, oh, depth):
+    """Number of turn sequences of length ``depth`` (bulk-counted at the last ply)."""
+    if depth == 0:
+        return np.int64(1)
+    buf = np.empty((depth, MAX_TURNS, 3), dtype=np.int64)
+    cnt = np.zeros(depth, dtype=np.int64)
+    ptr = np.zeros(depth, dtype=np.int64)
+    st = np.empty((depth, 4), dtype=np.int64)
+    st[0, 0] = mover
+    st[0, 1] = opp
+    st[0, 2] = mh
+    st[0, 3] = oh
+    total = np.int64(0)
+    level = 0
+    fresh = True
+    while level >= 0:
+        if fresh:
+            nt = gen_turns(T, flying, dm, st[level, 0], st[level, 1], st[level, 2], st[level, 3], buf[level])
+            if terminal(st[level, 0], st[level, 1], st[level, 2], st[level, 3], nt) != ONGOING:
+                nt = 0
+            cnt[level] = nt
+            ptr[level] = 0
+            fresh = False
+            if level == depth - 1:
+                total += nt
+                level -= 1
+                continue
+        if ptr[level] >= cnt[level]:
+            level -= 1
+            continue
+        i = ptr[level]
+        ptr[level] += 1
+        a, b, c, d, _ = apply_turn(
+            st[level, 0], st[level, 1], st[level, 2], st[level, 3],
+            buf[level, i, 0], buf[level, i, 1], buf[level, i, 2],
+        )
+        level += 1
+        st[level, 0] = a
+        st[level, 1] = b
+        st[level, 2] = c
+        st[level, 3] = d
+        fresh = True
+    return total
+
+
+@njit(parallel=True, **_NJ)
+def perft_parallel(T, flying, dm, mover, opp, mh, oh, depth):
+    """perft with the root turns shared among threads."""
+    if depth <= 1:
+        return perft(T, flying, dm, mover, opp, mh, oh, depth)
+    buf = np.empty((MAX_TURNS, 3), dtype=np.int64)
+    nt = gen_turns(T, flying, dm, mover, opp, mh, oh, buf)
+    if terminal(mover, opp, mh, oh, nt) != ONGOING:
+        return np.int64(0)
+    sub = np.zeros(nt, dtype=np.int64)
+    for i in prange(nt):
+        a, b, c, d, _ = apply_turn(mover, opp, mh, oh, buf[i, 0], buf[i, 1], buf[i, 2])
+        sub[i] = perft(T, flying, dm, a, b, c, d, depth - 1)
+    return sub.sum()
+
+
+@njit(**_NJ)
+def turns_of_states(T, flying, dm, states, out_turns, out_start):
+    """Turns of many states (rows mover, opp, mh, oh): ``out_turns[out_start[i]:out_start[i+1]]``
+    are those of state i (none when the game is over there)."""
+    buf = np.empty((MAX_TURNS, 3), dtype=np.int64)
+    k = 0
+    for i in range(states.shape[0]):
+        out_start[i] = k
+        nt = gen_turns(T, flying, dm, states[i, 0], states[i, 1], states[i, 2], states[i, 3], buf)
+        if terminal(states[i, 0], states[i, 1], states[i, 2], states[i, 3], nt) != ONGOING:
+            nt = 0
+        for j in range(nt):
+            out_turns[k, 0] = buf[j, 0]
+            out_turns[k, 1] = buf[j, 1]
+            out_turns[k, 2] = buf[j, 2]
+            k += 1
+    out_start[states.shape[0]] = k
+    return k

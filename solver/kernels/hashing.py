@@ -1,0 +1,184 @@
+"""Perfect-hash kernels: ranking, symmetry images, index and unindex (numba).
+
+Scheme (see index.py for the definition and the proof that it is a perfect hash): a position of
+subspace (m, o) -- m pieces of the side to move, o of the opponent -- has
+
+    index = orbit(O) * C(n - o, m) + rank(g(M) among the points left free by rep(O))
+
+where ``rep(O)`` is the least image of the opponent's mask O, ``g`` a symmetry taking O there, and
+``rank`` the colex rank; when ``rep(O)`` has a nontrivial stabilizer the least rank over it is
+taken. Slots whose rank is not the least over that stabilizer are unused.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit, prange
+
+from .bits import popcount
+
+_NJ = dict(cache=True, nogil=True)
+
+
+@njit(inline="always", **_NJ)
+def sym_image(T, s, mask):
+    out = 0
+    for j in range(T.nb):
+        out |= np.int64(T.sym_bytes[s, j, (mask >> (8 * j)) & 255])
+    return out
+
+
+@njit(inline="always", **_NJ)
+def colex_rank(T, mask):
+    r = 0
+    c = 0
+    for j in range(T.nb):
+        v = (mask >> (8 * j)) & 255
+        r += T.colex[j, c, v]
+        c += T.popc8[v]
+    return r
+
+
+@njit(inline="always", **_NJ)
+def compress(T, mask, free):
+    out = 0
+    off = 0
+    for j in range(T.nb):
+        f = (free >> (8 * j)) & 255
+        out |= T.pext8[f, (mask >> (8 * j)) & 255] << off
+        off += T.popc8[f]
+    return out
+
+
+@njit(inline="always", **_NJ)
+def expand(T, c, free):
+    out = 0
+    off = 0
+    for j in range(T.nb):
+        f = (free >> (8 * j)) & 255
+        cnt = T.popc8[f]
+        out |= T.pdep8[f, (c >> off) & ((1 << cnt) - 1)] << (8 * j)
+        off += cnt
+    return out
+
+
+@njit(inline="always", **_NJ)
+def colex_unrank(T, r, k, length):
+    """The k-subset of range(length) with colex rank r, as a mask."""
+    mask = 0
+    p = length - 1
+    for i in range(k, 0, -1):
+        while T.binom[p, i] > r:
+            p -= 1
+        mask |= 1 << p
+        r -= T.binom[p, i]
+        p -= 1
+    return mask
+
+
+@njit(inline="always", **_NJ)
+def anchor(T, Ob, k, mask):
+    """(orbit, s, rep, stab) of an anchor mask with k points."""
+    e = np.int64(Ob.canon[Ob.canon_off[k] + colex_rank(T, mask)])
+    orbit = e >> 5
+    at = Ob.reps_off[k] + orbit
+    return orbit, e & 31, Ob.reps[at], np.int64(Ob.stab[at])
+
+
+@njit(inline="always", **_NJ)
+def ranked(T, s, rep, stab, mover):
+    """Least rank of the mover's mask (already mapped by s) over the anchor's stabilizer."""
+    free = T.full & ~rep
+    r = colex_rank(T, compress(T, mover, free))
+    if stab != 1:
+        for h in range(1, T.S):
+            if stab >> h & 1:
+                r2 = colex_rank(T, compress(T, sym_image(T, h, mover), free))
+                if r2 < r:
+                    r = r2
+    return r
+
+
+@njit(**_NJ)
+def index_one(T, Ob, mover, opp):
+    m = popcount(mover)
+    o = popcount(opp)
+    orbit, s, rep, stab = anchor(T, Ob, o, opp)
+    r = ranked(T, s, rep, stab, sym_image(T, s, mover))
+    return orbit * T.binom[T.n - o, m] + r
+
+
+@njit(inline="always", **_NJ)
+def unindex_one(T, Ob, m, o, i):
+    """(mover, opp, used) of slot i of subspace (m, o); ``used`` is False for unused slots."""
+    block = T.binom[T.n - o, m]
+    orbit = i // block
+    r = i - orbit * block
+    at = Ob.reps_off[o] + orbit
+    rep = Ob.reps[at]
+    stab = np.int64(Ob.stab[at])
+    free = T.full & ~rep
+    mover = expand(T, colex_unrank(T, r, m, T.n - o), free)
+    used = True
+    if stab != 1:
+        for h in range(1, T.S):
+            if stab >> h & 1:
+                if colex_rank(T, compress(T, sym_image(T, h, mover), free)) < r:
+                    used = False
+                    break
+    return mover, rep, used
+
+
+@njit(parallel=True, **_NJ)
+def index_batch(T, Ob, movers, opps, out):
+    for i in prange(movers.shape[0]):
+        out[i] = index_one(T, Ob, movers[i], opps[i])
+
+
+@njit(parallel=True, **_NJ)
+def unindex_batch(T, Ob, m, o, idx, movers, opps, used):
+    for i in prange(idx.shape[0]):
+        a, b, u = unindex_one(T, Ob, m, o, idx[i])
+        movers[i] = a
+        opps[i] = b
+        used[i] = u
+
+
+@njit(**_NJ)
+def fill_orbits(T, wanted, canon, canon_off, reps, stab, counts):
+    """Walk the k-subsets in increasing order; each mask's least image is met before it."""
+    n = T.n
+    for k in range(n + 1):
+        if not wanted[k]:
+            continue
+        base = canon_off[k]
+        count = 0
+        total = T.binom[n, k]
+        mask = (1 << k) - 1
+        for rank in range(total):
+            best = mask
+            bs = 0
+            for s in range(1, T.S):
+                im = sym_image(T, s, mask)
+                if im < best:
+                    best = im
+                    bs = s
+            if best == mask:
+                st = 0
+                for s in range(T.S):
+                    if sym_image(T, s, mask) == mask:
+                        st |= 1 << s
+                reps[base + count] = mask
+                stab[base + count] = st
+                canon[base + rank] = (count << 5) | 0
+                count += 1
+            else:
+                e = canon[base + colex_rank(T, best)]
+                canon[base + rank] = ((e >> 5) << 5) | bs
+            # next k-subset in increasing order (Gosper's hack)
+            if k == 0 or rank == total - 1:
+                break
+            c = mask & -mask
+            rr = mask + c
+            mask = (((rr ^ mask) >> 2) // c) | rr
+        counts[k] = count

@@ -1,0 +1,37 @@
+"""perft: count turn sequences, with the numba generator or the pure-Python reference."""
+
+from __future__ import annotations
+
+from . import movegen
+from .position import Position
+
+
+def _kernel_args(pos: Position):
+    rules = pos.variant.rules
+    return (
+        pos.board.tables, rules.flying, rules.double_mill_removes,
+        pos.mover, pos.opponent, pos.mover_hand, pos.opponent_hand,
+    )
+
+
+def perft(pos: Position, depth: int, *, python: bool = False, parallel: bool = True) -> int:
+    """Number of sequences of ``depth`` whole turns from ``pos``."""
+    if depth < 0:
+        raise ValueError("depth must be >= 0")
+    if python:
+        return movegen.perft(pos, depth)
+    from .kernels.bitboard import perft as kperft
+    from .kernels.bitboard import perft_parallel
+
+    fn = perft_parallel if parallel else kperft
+    return int(fn(*_kernel_args(pos), depth))
+
+
+def divide(pos: Position, depth: int, *, python: bool = False) -> list[tuple[str, int]]:
+    """perft split by first move: ``[(token, count), ...]`` sorted by token."""
+    if depth < 1:
+        raise ValueError("divide needs depth >= 1")
+    out = []
+    for move in movegen.legal_moves(pos):
+        out.append((str(move), perft(pos.play(move), depth - 1, python=python, parallel=False)))
+    return out

@@ -1,0 +1,423 @@
+"""Positions and moves, and their notations.
+
+A :class:`Position` is immutable: the points of each colour (bitmasks over the board's points),
+the pieces each side still has in hand, and the side to move. It belongs to a variant.
+
+Two notations read and write positions (:meth:`Position.parse` tells them apart):
+
+- compact: ``"<white points>/<black points> <w|b> [<white in hand> <black in hand>]"``, points
+  comma-separated, hands 0 0 when left out. ``a1,d1,g1/a7,d7,g7 w`` is a movement-phase position,
+  ``a1,d1/d2 w 7 8`` one during placement.
+- Sanmill's FEN: the board as ``inner8/middle8/outer8`` (each ring from its d-file point,
+  clockwise; ``O`` white, ``@`` black, ``*`` empty), side to move, phase, action, then white on
+  board, white in hand, black on board, black in hand, pieces to remove (white, black), the last
+  mill's from/to squares (white, black), formed mills, the no-removal ply counter and the move
+  number. The start position is
+  ``********/********/******** w p p 0 9 0 9 0 0 -1 -1 -1 -1 0 0 1``.
+
+A :class:`Move` is one whole turn, its removals included; its token is Sanmill's: ``d2``,
+``d2-d3``, ``g1xd2``, ``a4-a7xd2`` (and ``g1xd2xf4`` when a double mill removes two).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from .errors import IllegalMoveError, IllegalPositionError, VariantMismatchError
+from .variants import INNER_RING, MIDDLE_RING, OUTER_RING, Variant, get_variant
+
+WHITE, BLACK = 0, 1
+COLOR_NAMES = ("white", "black")
+
+# Sanmill's FEN board order: inner ring, middle ring, outer ring, each from the d-file point.
+FEN_POINTS = INNER_RING + MIDDLE_RING + OUTER_RING
+
+_POINT_RE = r"[a-g][1-7]"
+_MOVE_RE = re.compile(rf"^(?:({_POINT_RE})-)?({_POINT_RE})((?:x{_POINT_RE})*)$")
+
+
+@dataclass(frozen=True)
+class Move:
+    """One turn: a placement (``frm is None``) or a slide/flight, and the pieces it removes."""
+
+    to: str
+    frm: str | None = None
+    removes: tuple[str, ...] = ()
+
+    def __str__(self):
+        head = self.to if self.frm is None else f"{self.frm}-{self.to}"
+        return head + "".join("x" + r for r in self.removes)
+
+    @property
+    def token(self) -> str:
+        return str(self)
+
+    @classmethod
+    def parse(cls, token: str) -> "Move":
+        text = token.strip()
+        m = _MOVE_RE.match(text)
+        if not m:
+            if re.fullmatch(rf"x{_POINT_RE}", text):
+                raise IllegalMoveError(
+                    f"{text!r} is a removal on its own; write it glued to the move that closed "
+                    f"the mill (for example g1{text})"
+                )
+            raise IllegalMoveError(
+                f"malformed move token {token!r}: expected a placement (d2), a move (d2-d3), "
+                f"optionally followed by removals (g1xd2, a4-a7xd2)"
+            )
+        frm, to, rest = m.group(1), m.group(2), m.group(3)
+        removes = tuple(re.findall(_POINT_RE, rest))
+        return cls(to=to, frm=frm, removes=removes)
+
+    @property
+    def is_removal(self) -> bool:
+        return bool(self.removes)
+
+
+def _popcount(x: int) -> int:
+    return bin(x).count("1")
+
+
+@dataclass(frozen=True)
+class Position:
+    """A position between two turns. Build it with :meth:`parse` or :meth:`from_masks`."""
+
+    variant: Variant
+    white: int
+    black: int
+    turn: int
+    white_hand: int = 0
+    black_hand: int = 0
+
+    # ------------------------------------------------------------------ construction
+    @classmethod
+    def from_masks(cls, variant, white, black, turn, white_hand=0, black_hand=0) -> "Position":
+        pos = cls(variant, int(white), int(black), int(turn), int(white_hand), int(black_hand))
+        pos.validate()
+        return pos
+
+    @classmethod
+    def start(cls, variant: Variant | str = "standard") -> "Position":
+        v = get_variant(variant) if isinstance(variant, str) else variant
+        return cls.from_masks(v, 0, 0, WHITE, v.pieces, v.pieces)
+
+    @classmethod
+    def from_mover(cls, variant, turn, mover, opponent, mover_hand=0, opponent_hand=0):
+        """A position given from the point of view of the side to move."""
+        if turn == WHITE:
+            return cls.from_masks(variant, mover, opponent, WHITE, mover_hand, opponent_hand)
+        return cls.from_masks(variant, opponent, mover, BLACK, opponent_hand, mover_hand)
+
+    @classmethod
+    def parse(cls, text: str, variant: Variant | str = "standard") -> "Position":
+        """Read either notation; FEN is recognised by its three board groups."""
+        v = get_variant(variant) if isinstance(variant, str) else variant
+        if not isinstance(text, str) or not text.strip():
+            raise IllegalPositionError("empty position")
+        first = text.strip().split()[0]
+        if first.count("/") == 2:
+            return cls.from_fen(text, v)
+        return cls.from_compact(text, v)
+
+    @classmethod
+    def from_compact(cls, text: str, variant: Variant | str = "standard") -> "Position":
+        v = get_variant(variant) if isinstance(variant, str) else variant
+        fields = text.split()
+        if len(fields) not in (2, 4):
+            raise IllegalPositionError(
+                f"malformed position {text!r}: expected '<white points>/<black points> <w|b> "
+                f"[<white in hand> <black in hand>]'"
+            )
+        if fields[0].count("/") != 1:
+            raise IllegalPositionError(
+                f"malformed position {text!r}: the board must be white points and black points "
+                f"separated by one '/'"
+            )
+        white_txt, black_txt = fields[0].split("/")
+        seen = {}
+        masks = []
+        for color, txt in ((WHITE, white_txt), (BLACK, black_txt)):
+            mask = 0
+            for name in filter(None, txt.split(",")):
+                if name not in v.board.index:
+                    raise IllegalPositionError(
+                        f"unknown point {name!r} (the {v.board.name} board has "
+                        f"{', '.join(sorted(v.board.points))})"
+                    )
+                if name in seen:
+                    if seen[name] == color:
+                        raise IllegalPositionError(f"point {name} is listed twice")
+                    raise IllegalPositionError(f"point {name} is listed as both white and black")
+                seen[name] = color
+                mask |= 1 << v.board.index[name]
+            masks.append(mask)
+        turn = _parse_turn(fields[1], text)
+        hands = (0, 0)
+        if len(fields) == 4:
+            hands = tuple(_parse_count(f, "pieces in hand") for f in fields[2:])
+        return cls.from_masks(v, masks[0], masks[1], turn, hands[0], hands[1])
+
+    @classmethod
+    def from_fen(cls, text: str, variant: Variant | str = "standard") -> "Position":
+        v = get_variant(variant) if isinstance(variant, str) else variant
+        fields = text.split()
+        if len(fields) < 2:
+            raise IllegalPositionError(f"malformed FEN {text!r}: no side to move")
+        groups = fields[0].split("/")
+        if len(groups) != 3 or any(len(g) != 8 for g in groups):
+            raise IllegalPositionError(
+                f"malformed FEN board {fields[0]!r}: expected three groups of 8 characters "
+                f"(inner/middle/outer ring)"
+            )
+        white = black = 0
+        for name, ch in zip(FEN_POINTS, "".join(groups)):
+            if ch not in "O@*":
+                raise IllegalPositionError(
+                    f"FEN board character {ch!r} at {name}: expected O (white), @ (black) or * (empty)"
+                )
+            if ch == "*":
+                continue
+            if name not in v.board.index:
+                raise IllegalPositionError(
+                    f"FEN has a piece on {name}, which is not a point of the {v.board.name} board"
+                )
+            bit = 1 << v.board.index[name]
+            if ch == "O":
+                white |= bit
+            else:
+                black |= bit
+        turn = _parse_turn(fields[1], text)
+        phase = fields[2] if len(fields) > 2 else None
+        action = fields[3] if len(fields) > 3 else None
+        if phase is not None and phase not in ("r", "p", "m", "o"):
+            raise IllegalPositionError(f"FEN phase {phase!r}: expected r, p, m or o")
+        if action is not None and action not in ("p", "s", "r", "?"):
+            raise IllegalPositionError(f"FEN action {action!r}: expected p, s or r")
+        nums = fields[4:]
+        if len(nums) >= 4:
+            w_on, w_hand, b_on, b_hand = (_parse_count(x, "FEN piece count") for x in nums[:4])
+            if w_on != _popcount(white):
+                raise IllegalPositionError(
+                    f"FEN says white has {w_on} on the board, the board shows {_popcount(white)}"
+                )
+            if b_on != _popcount(black):
+                raise IllegalPositionError(
+                    f"FEN says black has {b_on} on the board, the board shows {_popcount(black)}"
+                )
+        elif phase in ("r", "p"):
+            w_hand = v.pieces - _popcount(white)
+            b_hand = v.pieces - _popcount(black)
+        else:
+            w_hand = b_hand = 0
+        if len(nums) >= 6:
+            to_remove = [_parse_int(x, "FEN pieces to remove") for x in nums[4:6]]
+            if any(to_remove) or action == "r":
+                raise IllegalPositionError(
+                    "FEN describes a turn in the middle of a removal (pieces to remove "
+                    f"{to_remove[0]} {to_remove[1]}); positions here lie between whole turns: give "
+                    "the position before the move that closed the mill and play it with its removal"
+                )
+        if phase == "m" and (w_hand or b_hand):
+            raise IllegalPositionError(
+                f"FEN phase m (movement) with pieces in hand ({w_hand} white, {b_hand} black)"
+            )
+        return cls.from_masks(v, white, black, turn, w_hand, b_hand)
+
+    # ------------------------------------------------------------------ validation
+    def validate(self) -> None:
+        """Raise :class:`IllegalPositionError` naming what is wrong, if anything is."""
+        v = self.variant
+        full = v.board.full
+        if self.turn not in (WHITE, BLACK):
+            raise IllegalPositionError(f"side to move must be white or black, got {self.turn!r}")
+        for color, mask in ((WHITE, self.white), (BLACK, self.black)):
+            if mask & ~full or mask < 0:
+                raise IllegalPositionError(f"{COLOR_NAMES[color]} has pieces off the board")
+        if self.white & self.black:
+            both = ", ".join(v.board.names(self.white & self.black))
+            raise IllegalPositionError(f"point {both} is both white and black")
+        n = v.pieces
+        for color, mask, hand in (
+            (WHITE, self.white, self.white_hand),
+            (BLACK, self.black, self.black_hand),
+        ):
+            name = COLOR_NAMES[color]
+            on = _popcount(mask)
+            if on > n:
+                raise IllegalPositionError(
+                    f"{on} {name} pieces on the board; {v.name} allows {n}"
+                )
+            if not 0 <= hand <= n:
+                raise IllegalPositionError(f"{hand} {name} pieces in hand; {v.name} has {n} a side")
+            if on + hand > n:
+                raise IllegalPositionError(
+                    f"{name} has {on} on the board and {hand} in hand: more than the {n} pieces "
+                    f"of {v.name}"
+                )
+        if (self.white_hand or self.black_hand) and self.mover_hand == 0:
+            me, other = COLOR_NAMES[self.turn], COLOR_NAMES[1 - self.turn]
+            raise IllegalPositionError(
+                f"{me} to move with no piece in hand while {other} still has "
+                f"{self.opponent_hand} to place: during placement the side to move places a piece"
+            )
+
+    # ------------------------------------------------------------------ views
+    @property
+    def board(self):
+        return self.variant.board
+
+    @property
+    def mover(self) -> int:
+        return self.white if self.turn == WHITE else self.black
+
+    @property
+    def opponent(self) -> int:
+        return self.black if self.turn == WHITE else self.white
+
+    @property
+    def mover_hand(self) -> int:
+        return self.white_hand if self.turn == WHITE else self.black_hand
+
+    @property
+    def opponent_hand(self) -> int:
+        return self.black_hand if self.turn == WHITE else self.white_hand
+
+    @property
+    def in_placement(self) -> bool:
+        return bool(self.white_hand or self.black_hand)
+
+    @property
+    def phase(self) -> str:
+        return "placement" if self.in_placement else "movement"
+
+    def count(self, color: int) -> int:
+        return _popcount(self.white if color == WHITE else self.black)
+
+    def piece_at(self, name: str) -> int | None:
+        i = self.board.index[name]
+        if self.white >> i & 1:
+            return WHITE
+        if self.black >> i & 1:
+            return BLACK
+        return None
+
+    def check_variant(self, variant: Variant) -> None:
+        if self.variant.board != variant.board or self.variant.rules != variant.rules:
+            raise VariantMismatchError(
+                f"position of variant {self.variant.name} used with variant {variant.name}"
+            )
+
+    # ------------------------------------------------------------------ notation out
+    def to_compact(self) -> str:
+        w = ",".join(sorted(self.board.names(self.white)))
+        b = ",".join(sorted(self.board.names(self.black)))
+        s = f"{w}/{b} {'wb'[self.turn]}"
+        if self.in_placement:
+            s += f" {self.white_hand} {self.black_hand}"
+        return s
+
+    def __str__(self):
+        return self.to_compact()
+
+    def to_fen(self, no_removal_plies: int = 0, fullmove: int | None = None) -> str:
+        if any(p not in FEN_POINTS for p in self.board.points):
+            raise IllegalPositionError(f"Sanmill's FEN cannot describe the {self.board.name} board")
+        chars = []
+        for name in FEN_POINTS:
+            owner = self.piece_at(name) if name in self.board.index else None
+            chars.append("*" if owner is None else ("O" if owner == WHITE else "@"))
+        board = "/".join("".join(chars[i : i + 8]) for i in (0, 8, 16))
+        if self.in_placement:
+            phase, action = "p", "p"
+            placed = 2 * self.variant.pieces - self.white_hand - self.black_hand
+            move_no = 1 + placed // 2
+        else:
+            from .movegen import is_game_over
+
+            phase = "o" if is_game_over(self) else "m"
+            action = "s"
+            move_no = 1 + self.variant.pieces
+        if fullmove is not None:
+            move_no = fullmove
+        return (
+            f"{board} {'wb'[self.turn]} {phase} {action} "
+            f"{self.count(WHITE)} {self.white_hand} {self.count(BLACK)} {self.black_hand} "
+            f"0 0 -1 -1 -1 -1 0 {no_removal_plies} {move_no}"
+        )
+
+    def diagram(self) -> str:
+        """The board drawn in text: ``O`` white, ``@`` black, ``.`` empty, ``-`` no point."""
+        return draw_board(self)
+
+    # ------------------------------------------------------------------ play
+    def legal_moves(self) -> list[Move]:
+        from .movegen import legal_moves
+
+        return legal_moves(self)
+
+    def play(self, move: Move | str) -> "Position":
+        from .movegen import play
+
+        return play(self, move)
+
+
+def _parse_turn(tok: str, text: str) -> int:
+    if tok == "w":
+        return WHITE
+    if tok == "b":
+        return BLACK
+    raise IllegalPositionError(f"side to move {tok!r} in {text!r}: expected 'w' or 'b'")
+
+
+def _parse_int(tok: str, what: str) -> int:
+    try:
+        return int(tok)
+    except ValueError:
+        raise IllegalPositionError(f"{what} {tok!r} is not a number") from None
+
+
+def _parse_count(tok: str, what: str) -> int:
+    value = _parse_int(tok, what)
+    if value < 0:
+        raise IllegalPositionError(f"{what} {value} is negative")
+    return value
+
+
+def draw_board(pos: Position) -> str:
+    """Draw the board from its geometry: points are placed by file and rank, lines between
+    adjacent points drawn with ``-`` and ``|``. ``O`` white, ``@`` black, ``.`` empty."""
+    board = pos.board
+    coords = {name: (ord(name[0]) - ord("a"), int(name[1])) for name in board.points}
+    max_rank = max(r for _, r in coords.values())
+    max_file = max(f for f, _ in coords.values())
+    width, height = 4 * max_file + 1, 2 * (max_rank - 1) + 1
+    grid = [[" "] * width for _ in range(height)]
+
+    def cell(name):
+        f, r = coords[name]
+        return 2 * (max_rank - r), 4 * f
+
+    for a, b in board.edges:
+        (ya, xa), (yb, xb) = cell(board.points[a]), cell(board.points[b])
+        if ya == yb:
+            for x in range(min(xa, xb) + 1, max(xa, xb)):
+                grid[ya][x] = "-"
+        elif xa == xb:
+            for y in range(min(ya, yb) + 1, max(ya, yb)):
+                grid[y][xa] = "|"
+    for name in board.points:
+        y, x = cell(name)
+        owner = pos.piece_at(name)
+        grid[y][x] = "." if owner is None else ("O" if owner == WHITE else "@")
+    lines = []
+    for y, row in enumerate(grid):
+        label = str(max_rank - y // 2) if y % 2 == 0 else " "
+        lines.append(f"{label} {''.join(row)}".rstrip())
+    lines.append("  " + "   ".join(chr(ord("a") + f) for f in range(max_file + 1)))
+    status = f"{COLOR_NAMES[pos.turn]} to move"
+    if pos.in_placement:
+        status += f"; in hand: white {pos.white_hand}, black {pos.black_hand}"
+    status += f"; on board: white {pos.count(WHITE)}, black {pos.count(BLACK)}"
+    return "\n".join(lines) + "\n" + status

@@ -1,0 +1,122 @@
+"""Board automorphisms and canonical forms.
+
+The symmetry group of a board is computed, not written down: it is every permutation of the
+points that keeps adjacency (joined points stay joined, others stay apart) and maps mills onto
+mills. Element 0 is always the identity.
+
+Canonical form (used by the perfect hash, see index.py): of all images of a position under the
+group, the one whose *opponent* mask (the side not to move) is the smallest integer, and among
+those the one whose mover mask is the smallest integer, where point ``i`` is bit ``i``.
+"""
+
+from __future__ import annotations
+
+
+class SymmetryGroup:
+    """The automorphisms of a board, as point permutations and mask transforms."""
+
+    def __init__(self, perms):
+        self.perms = tuple(tuple(p) for p in perms)
+        self.n = len(self.perms[0])
+        nbytes = (self.n + 7) // 8
+        # byte_images[s][j][v]: image under s of the mask with byte j equal to v
+        self.byte_images = []
+        for perm in self.perms:
+            tabs = []
+            for j in range(nbytes):
+                tab = []
+                for v in range(256):
+                    img = 0
+                    for b in range(8):
+                        p = 8 * j + b
+                        if v >> b & 1 and p < self.n:
+                            img |= 1 << perm[p]
+                    tab.append(img)
+                tabs.append(tab)
+            self.byte_images.append(tabs)
+        self.nbytes = nbytes
+        self.inverse = tuple(self.perms.index(tuple(_invert(p))) for p in self.perms)
+
+    def __len__(self):
+        return len(self.perms)
+
+    def apply(self, s: int, mask: int) -> int:
+        """Image of a point mask under symmetry ``s``."""
+        out = 0
+        for j, tab in enumerate(self.byte_images[s]):
+            out |= tab[(mask >> (8 * j)) & 255]
+        return out
+
+    def stabilizer(self, mask: int) -> list[int]:
+        return [s for s in range(len(self.perms)) if self.apply(s, mask) == mask]
+
+    def canonical(self, mover: int, opponent: int) -> tuple[int, int, int]:
+        """(mover', opponent', s): the canonical image of a position and a symmetry giving it."""
+        best = None
+        for s in range(len(self.perms)):
+            key = (self.apply(s, opponent), self.apply(s, mover))
+            if best is None or key < best[0]:
+                best = (key, s)
+        (opp, mov), s = best
+        return mov, opp, s
+
+
+def _invert(perm):
+    inv = [0] * len(perm)
+    for i, p in enumerate(perm):
+        inv[p] = i
+    return inv
+
+
+def board_automorphisms(board) -> SymmetryGroup:
+    """All permutations of the board's points that keep its lines and its mills."""
+    n = board.n
+    adj = board.adjacency
+    mills = set(frozenset(m) for m in board.mills)
+    mills_through = [[m for m in mills if p in m] for p in range(n)]
+    degree = [bin(a).count("1") for a in adj]
+    # Assign points in breadth-first order so that adjacency prunes early.
+    order = []
+    seen = set()
+    for start in range(n):
+        if start in seen:
+            continue
+        queue = [start]
+        seen.add(start)
+        while queue:
+            p = queue.pop(0)
+            order.append(p)
+            for q in range(n):
+                if adj[p] >> q & 1 and q not in seen:
+                    seen.add(q)
+                    queue.append(q)
+    found = []
+    image = {}
+    used = set()
+
+    def extend(k):
+        if k == n:
+            found.append([image[i] for i in range(n)])
+            return
+        p = order[k]
+        for q in range(n):
+            if q in used or degree[q] != degree[p]:
+                continue
+            if any((adj[p] >> r & 1) != (adj[q] >> image[r] & 1) for r in image):
+                continue
+            image[p] = q
+            ok = True
+            for m in mills_through[p]:
+                if all(x in image for x in m) and frozenset(image[x] for x in m) not in mills:
+                    ok = False
+                    break
+            if ok:
+                used.add(q)
+                extend(k + 1)
+                used.discard(q)
+            del image[p]
+
+    extend(0)
+    identity = list(range(n))
+    found.sort(key=lambda perm: perm != identity)  # identity first, then search order
+    return SymmetryGroup(found)

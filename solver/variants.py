@@ -1,0 +1,298 @@
+"""Boards and rules as data.
+
+A :class:`Board` is a set of named points, the lines that join adjacent points, and the mills
+(lines of three). A :class:`Rules` object holds the rule options of RULES.md. A :class:`Variant`
+is a board, rules and a name. Nothing elsewhere in the toolkit branches on a variant's name: code
+reads the board's masks and the rule fields.
+
+Point ``i`` of a board is bit ``i`` of every bitboard. The standard board numbers its points as
+Sanmill does (inner ring, middle ring, outer ring; each ring from its d-file point clockwise), so
+Sanmill's FEN board field is the points in index order.
+
+Built-in variants (:func:`get_variant`):
+
+============== ======= ======== ======================================================
+name           points  pieces   notes
+============== ======= ======== ======================================================
+``standard``   24      9        Nine Men's Morris, flying with 3 pieces
+``standard-N`` 24      N        the standard board with N = 3..8 pieces a side
+``six``        16      6        Six Men's Morris: outer and middle squares, no flying
+============== ======= ======== ======================================================
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass, field
+from functools import cached_property
+
+from .errors import UnknownVariantError
+
+# The three rings of the standard board, each from its d-file point, clockwise (Sanmill order).
+INNER_RING = ("d5", "e5", "e4", "e3", "d3", "c3", "c4", "c5")
+MIDDLE_RING = ("d6", "f6", "f4", "f2", "d2", "b2", "b4", "b6")
+OUTER_RING = ("d7", "g7", "g4", "g1", "d1", "a1", "a4", "a7")
+
+#: Pieces at or below which a player flies (when flying is on), and below which a player loses.
+FLY_AT = 3
+LOSE_BELOW = 3
+
+
+@dataclass(frozen=True, eq=False)
+class Board:
+    """Points, adjacency and mills. Compared by name: a name stands for one geometry."""
+
+    name: str
+    points: tuple[str, ...]
+    edges: tuple[tuple[int, int], ...]
+    mills: tuple[tuple[int, ...], ...]
+
+    def __post_init__(self):
+        n = len(self.points)
+        if len(set(self.points)) != n:
+            raise ValueError(f"board {self.name}: a point is named twice")
+        if n > 32:
+            raise ValueError(f"board {self.name}: at most 32 points are supported, got {n}")
+        for a, b in self.edges:
+            if not (0 <= a < n and 0 <= b < n) or a == b:
+                raise ValueError(f"board {self.name}: bad edge {(a, b)}")
+        for m in self.mills:
+            if len(set(m)) != len(m) or not all(0 <= p < n for p in m):
+                raise ValueError(f"board {self.name}: bad mill {m}")
+
+    def __eq__(self, other):
+        return isinstance(other, Board) and other.name == self.name
+
+    def __hash__(self):
+        return hash(("Board", self.name))
+
+    @property
+    def n(self) -> int:
+        return len(self.points)
+
+    @property
+    def full(self) -> int:
+        """The mask with every point set."""
+        return (1 << self.n) - 1
+
+    @cached_property
+    def index(self) -> dict[str, int]:
+        """Point name -> point index."""
+        return {p: i for i, p in enumerate(self.points)}
+
+    @cached_property
+    def adjacency(self) -> tuple[int, ...]:
+        """``adjacency[p]``: mask of the points joined to ``p`` by a line."""
+        adj = [0] * self.n
+        for a, b in self.edges:
+            adj[a] |= 1 << b
+            adj[b] |= 1 << a
+        return tuple(adj)
+
+    @cached_property
+    def mill_masks(self) -> tuple[int, ...]:
+        return tuple(sum(1 << p for p in m) for m in self.mills)
+
+    @cached_property
+    def point_mills(self) -> tuple[tuple[int, ...], ...]:
+        """``point_mills[p]``: masks of the mills through point ``p``."""
+        return tuple(
+            tuple(mask for mask in self.mill_masks if mask >> p & 1) for p in range(self.n)
+        )
+
+    def mask(self, names) -> int:
+        m = 0
+        for name in names:
+            m |= 1 << self.index[name]
+        return m
+
+    def names(self, mask: int) -> list[str]:
+        return [self.points[i] for i in range(self.n) if mask >> i & 1]
+
+    @cached_property
+    def symmetries(self):
+        """The automorphisms of the board, computed from its lines and mills (see symmetry.py)."""
+        from .symmetry import board_automorphisms
+
+        return board_automorphisms(self)
+
+    @cached_property
+    def tables(self):
+        """Numpy lookup tables for the numba kernels (see kernels/tables.py); built on first use."""
+        from .kernels.tables import build_tables
+
+        return build_tables(self)
+
+
+def ring_board(name: str, rings, cross_mills: bool) -> Board:
+    """A board of concentric square rings of 8 points (each from its top midpoint, clockwise).
+
+    Adjacent points of a ring are joined; the midpoints (ring indices 0, 2, 4, 6) of consecutive
+    rings are joined. Mills: the 4 sides of every ring, and, with ``cross_mills``, the lines
+    across all rings through the midpoints (these need exactly three rings).
+    """
+    points = tuple(p for ring in rings for p in ring)
+    base = [8 * r for r in range(len(rings))]
+    edges = []
+    mills = []
+    for r in range(len(rings)):
+        for i in range(8):
+            edges.append((base[r] + i, base[r] + (i + 1) % 8))
+        for mid in (0, 2, 4, 6):
+            mills.append((base[r] + (mid - 1) % 8, base[r] + mid, base[r] + mid + 1))
+    for r in range(len(rings) - 1):
+        for mid in (0, 2, 4, 6):
+            edges.append((base[r] + mid, base[r + 1] + mid))
+    if cross_mills:
+        if len(rings) != 3:
+            raise ValueError("cross mills need three rings")
+        for mid in (0, 2, 4, 6):
+            mills.append(tuple(base[r] + mid for r in range(3)))
+    return Board(name=name, points=points, edges=tuple(edges), mills=tuple(mills))
+
+
+STANDARD_BOARD = ring_board("standard", (INNER_RING, MIDDLE_RING, OUTER_RING), cross_mills=True)
+SIX_BOARD = ring_board("six", (MIDDLE_RING, OUTER_RING), cross_mills=False)
+BOARDS = {b.name: b for b in (STANDARD_BOARD, SIX_BOARD)}
+
+
+@dataclass(frozen=True)
+class Rules:
+    """Rule options (RULES.md, "Variant options").
+
+    - ``pieces``: pieces per side.
+    - ``flying``: a player with exactly 3 pieces on the board after placement moves to any point.
+    - ``double_mill_removes``: pieces removed when one turn closes two mills (1 or 2).
+    - ``no_removal_limit``: plies without a removal, counted after placement, after which the
+      game is drawn in play; ``None`` for no limit. It does not change perfect-play values of
+      positions; the databases tell wins it blocks apart from real ones.
+    """
+
+    pieces: int = 9
+    flying: bool = True
+    double_mill_removes: int = 1
+    no_removal_limit: int | None = None
+
+    def __post_init__(self):
+        if not isinstance(self.pieces, int) or not 3 <= self.pieces <= 12:
+            raise UnknownVariantError(f"pieces per side must be 3..12, got {self.pieces!r}")
+        if self.double_mill_removes not in (1, 2):
+            raise UnknownVariantError(
+                f"pieces removed for a double mill must be 1 or 2, got {self.double_mill_removes!r}"
+            )
+        if self.no_removal_limit is not None and (
+            not isinstance(self.no_removal_limit, int) or self.no_removal_limit < 1
+        ):
+            raise UnknownVariantError(
+                f"the no-removal limit must be a positive number of plies, got {self.no_removal_limit!r}"
+            )
+
+
+@dataclass(frozen=True)
+class Variant:
+    """A named board and rules. Equal variants have the same board and rules."""
+
+    name: str
+    board: Board
+    rules: Rules = field(default_factory=Rules)
+
+    def __post_init__(self):
+        if 2 * self.rules.pieces > self.board.n:
+            raise UnknownVariantError(
+                f"{2 * self.rules.pieces} pieces do not fit on the {self.board.n} points of {self.board.name}"
+            )
+
+    @property
+    def pieces(self) -> int:
+        return self.rules.pieces
+
+    @property
+    def ruleset_id(self) -> str:
+        """Name of the rules that decide the value of every position: the board and the rule
+        options, but not the number of pieces (a position's value does not depend on how many
+        pieces the game started with, only on what is on the board and in hand). Databases of a
+        ruleset live in a directory of that name and serve every piece count."""
+        parts = [self.board.name]
+        if not self.rules.flying:
+            parts.append("nofly")
+        if self.rules.double_mill_removes != 1:
+            parts.append(f"dm{self.rules.double_mill_removes}")
+        if self.rules.no_removal_limit is not None:
+            parts.append(f"limit{self.rules.no_removal_limit}")
+        return "-".join(parts)
+
+    def describe(self) -> dict:
+        return {
+            "name": self.name,
+            "board": self.board.name,
+            "points": self.board.n,
+            "pieces": self.rules.pieces,
+            "flying": self.rules.flying,
+            "double_mill_removes": self.rules.double_mill_removes,
+            "no_removal_limit": self.rules.no_removal_limit,
+        }
+
+    def flies(self, pieces_on_board: int, hands_empty: bool) -> bool:
+        """Whether a player with this many pieces moves to any empty point."""
+        return self.rules.flying and hands_empty and pieces_on_board == FLY_AT
+
+
+def _builtin():
+    out = {
+        "standard": Variant("standard", STANDARD_BOARD, Rules(pieces=9, flying=True)),
+        "six": Variant("six", SIX_BOARD, Rules(pieces=6, flying=False)),
+    }
+    for k in range(3, 9):
+        out[f"standard-{k}"] = Variant(f"standard-{k}", STANDARD_BOARD, Rules(pieces=k, flying=True))
+    return out
+
+
+VARIANTS = _builtin()
+
+
+def get_variant(
+    name: str = "standard",
+    *,
+    flying: bool | None = None,
+    double_mill_removes: int | None = None,
+    no_removal_limit: int | None = None,
+    pieces: int | None = None,
+) -> Variant:
+    """A built-in variant, with rule options changed where given."""
+    if isinstance(name, Variant):
+        base = name
+    else:
+        try:
+            base = VARIANTS[name]
+        except KeyError:
+            raise UnknownVariantError(
+                f"unknown variant {name!r}; known: {', '.join(sorted(VARIANTS))}"
+            ) from None
+    changes = {}
+    if flying is not None:
+        changes["flying"] = flying
+    if double_mill_removes is not None:
+        changes["double_mill_removes"] = double_mill_removes
+    if no_removal_limit is not None:
+        changes["no_removal_limit"] = no_removal_limit
+    if pieces is not None:
+        changes["pieces"] = pieces
+    if not changes:
+        return base
+    rules = dataclasses.replace(base.rules, **changes)
+    return Variant(base.name, base.board, rules)
+
+
+def variant_from_description(d: dict) -> Variant:
+    """Inverse of :meth:`Variant.describe` (used to read database headers)."""
+    try:
+        board = BOARDS[d["board"]]
+    except KeyError:
+        raise UnknownVariantError(f"unknown board {d.get('board')!r}") from None
+    rules = Rules(
+        pieces=int(d["pieces"]),
+        flying=bool(d["flying"]),
+        double_mill_removes=int(d["double_mill_removes"]),
+        no_removal_limit=d["no_removal_limit"],
+    )
+    return Variant(d["name"], board, rules)
