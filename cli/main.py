@@ -137,6 +137,40 @@ def perft(position, depth, python, divide, **kw):
     click.echo(f"time: {dt:.3f} s", err=True)
 
 
+@cli.command()
+@click.option("--phase", type=click.Choice(["movement", "placement", "all"]), default="movement",
+              show_default=True, help="Which subspaces to list.")
+@click.option("--json", "as_json", is_flag=True, help="A JSON list of {subspace, slots, positions}.")
+@variant_options
+def subspaces(phase, as_json, **kw):
+    """Every subspace with its hash slots and its number of distinct positions.
+
+    Positions are orbits under the board's symmetries, counted by Burnside's lemma
+    independently of the hash; slots are what the perfect hash allocates."""
+    from solver.index import count_positions, movement_subspaces, placement_subspaces, slot_count
+
+    variant = make_variant(kw)
+    board = variant.board
+    subs = []
+    if phase in ("movement", "all"):
+        subs += movement_subspaces(variant)
+    if phase in ("placement", "all"):
+        subs += placement_subspaces(variant)
+    rows = [
+        {"subspace": s.name, "slots": slot_count(board, s), "positions": count_positions(board, s.m, s.o)}
+        for s in subs
+    ]
+    if as_json:
+        click.echo(json.dumps(rows))
+        return
+    click.echo(f"{'subspace':>12} {'slots':>15} {'positions':>15} {'ratio':>7}")
+    for r in rows:
+        click.echo(f"{r['subspace']:>12} {r['slots']:>15,} {r['positions']:>15,} {r['slots'] / r['positions']:>7.4f}")
+    slots = sum(r["slots"] for r in rows)
+    positions = sum(r["positions"] for r in rows)
+    click.echo(f"{'total':>12} {slots:>15,} {positions:>15,} {slots / positions:>7.4f}")
+
+
 def main(argv=None):
     cli.main(args=argv, prog_name="morris")
 

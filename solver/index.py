@@ -209,12 +209,11 @@ class Hasher:
 
     # -- batch kernels
     def index_batch(self, movers, opps) -> np.ndarray:
-        from .kernels.hashing import index_batch, popcount
+        from .kernels.hashing import index_batch
 
         movers = np.ascontiguousarray(movers, dtype=np.int64)
         opps = np.ascontiguousarray(opps, dtype=np.int64)
-        sizes = {bin(int(x)).count("1") for x in np.unique(opps)} if len(opps) else {0}
-        ob = self.orbits(sizes)
+        ob = self.orbits(np.unique(popcounts(opps)).tolist() or [0])
         out = np.empty(len(movers), dtype=np.int64)
         index_batch(self.tables, ob, movers, opps, out)
         return out
@@ -268,6 +267,20 @@ class Hasher:
             if group.apply(s, rep) == rep
         )
         return mover, rep, used
+
+
+_POPC8 = np.array([bin(v).count("1") for v in range(256)], dtype=np.int64)
+
+
+def popcounts(masks: np.ndarray) -> np.ndarray:
+    """Set bits of each mask of an int64 array (vectorised)."""
+    masks = np.asarray(masks, dtype=np.int64)
+    if hasattr(np, "bitwise_count"):  # numpy >= 2.0
+        return np.bitwise_count(masks).astype(np.int64)
+    out = np.zeros(masks.shape, dtype=np.int64)
+    for j in range(8):
+        out += _POPC8[(masks >> (8 * j)) & 255]
+    return out
 
 
 def _rank_in(mask: int, free: int) -> int:

@@ -1,0 +1,122 @@
+"""The perfect hash: exhaustive checks on small subspaces, and kernels against plain Python."""
+
+from itertools import combinations
+
+import numpy as np
+import pytest
+
+from solver.index import (
+    Hasher, Subspace, count_anchor_orbits, count_positions, movement_subspaces, slot_count,
+)
+from solver.variants import get_variant
+
+
+def all_masks(n, k):
+    return np.array([sum(1 << p for p in c) for c in combinations(range(n), k)], dtype=np.int64)
+
+
+def raw_positions(n, m, o):
+    A = all_masks(n, m)
+    B = all_masks(n, o)
+    a = np.repeat(A, len(B))
+    b = np.tile(B, len(A))
+    keep = (a & b) == 0
+    return a[keep], b[keep]
+
+
+def images(T, s, masks):
+    out = np.zeros_like(masks)
+    for j in range(T.nb):
+        out |= T.sym_bytes[s, j][(masks >> (8 * j)) & 255].astype(np.int64)
+    return out
+
+
+def canonical_keys(T, movers, opps):
+    """Least (opp image, mover image) over the group, computed with numpy only."""
+    best = None
+    for s in range(T.S):
+        key = (images(T, s, opps) << 32) | images(T, s, movers)
+        best = key if best is None else np.minimum(best, key)
+    return best
+
+
+@pytest.mark.parametrize("name", ["standard", "six"])
+def test_orbit_tables_match_burnside(name):
+    board = get_variant(name).board
+    h = Hasher(board)
+    ob = h.orbits(range(board.n + 1))
+    for k in range(board.n + 1):
+        reps = ob.reps[ob.reps_off[k]:ob.reps_off[k + 1]]
+        assert len(reps) == count_anchor_orbits(board, k)
+        assert np.all(np.diff(reps) > 0)
+
+
+CASES = [("standard", m, o) for m, o in [(3, 3), (0, 3), (3, 0), (2, 2), (1, 4), (4, 1), (5, 0)]] + [
+    ("six", m, o) for m in range(0, 5) for o in range(0, 5)
+]
+
+
+@pytest.mark.parametrize("name, m, o", CASES)
+def test_hash_is_perfect_on_every_raw_position(name, m, o):
+    board = get_variant(name).board
+    T = board.tables
+    h = Hasher(board)
+    sub = Subspace(m, o)
+    movers, opps = raw_positions(board.n, m, o)
+    idx = h.index_batch(movers, opps)
+    slots = h.slots(sub)
+    assert slots == slot_count(board, sub)
+    assert idx.min() >= 0 and idx.max() < slots
+    keys = canonical_keys(T, movers, opps)
+    # constant on orbits and distinct across orbits: index and canonical key determine each other
+    pairs = np.unique(np.stack([idx, keys]), axis=1)
+    assert len(np.unique(pairs[0])) == pairs.shape[1] == len(np.unique(pairs[1]))
+    assert pairs.shape[1] == count_positions(board, m, o)
+    # unindex(index(p)) is the canonical form of p
+    back_m, back_o, used = h.unindex_batch(sub, idx)
+    assert used.all()
+    assert np.array_equal((back_o << 32) | back_m, keys)
+    # the used slots are exactly the orbits
+    all_m, all_o, all_used = h.unindex_batch(sub, np.arange(slots))
+    assert all_used.sum() == count_positions(board, m, o)
+    assert np.array_equal(np.sort(idx[np.unique(keys, return_index=True)[1]]), np.flatnonzero(all_used))
+
+
+@pytest.mark.parametrize("name", ["standard", "six"])
+def test_python_reference_matches_kernels(name):
+    variant = get_variant(name)
+    board = variant.board
+    h = Hasher(board)
+    rng = np.random.default_rng(7)
+    subs = movement_subspaces(variant) + [Subspace(2, 1, 5, 5), Subspace(0, 4, 3, 3)]
+    for sub in subs:
+        slots = h.slots(sub)
+        idx = rng.integers(0, slots, size=40)
+        movers, opps, used = h.unindex_batch(sub, idx)
+        for i, a, b, u in zip(idx, movers, opps, used):
+            assert h.unindex_py(sub, int(i)) == (int(a), int(b), bool(u))
+            if u:
+                # a random image of the position indexes to the same slot in both versions
+                s = int(rng.integers(len(board.symmetries)))
+                ma = board.symmetries.apply(s, int(a))
+                oa = board.symmetries.apply(s, int(b))
+                assert h.index_py(ma, oa) == int(i)
+                assert h.index_batch(np.array([ma]), np.array([oa]))[0] == i
+
+
+def test_movement_total_ratio_is_within_budget():
+    variant = get_variant("standard")
+    subs = movement_subspaces(variant)
+    slots = sum(slot_count(variant.board, s) for s in subs)
+    positions = sum(count_positions(variant.board, s.m, s.o) for s in subs)
+    assert positions == 8_904_593_601
+    assert slots / positions <= 1.035
+
+
+def test_subspace_names():
+    assert Subspace.parse("9-8") == Subspace(9, 8)
+    assert Subspace.parse("5-4+4+4").name == "5-4+4+4"
+    assert Subspace(3, 3).pair == (Subspace(3, 3),)
+    assert Subspace(3, 4).pair == (Subspace(4, 3), Subspace(3, 4))
+    with pytest.raises(ValueError, match="bad subspace name"):
+        Subspace.parse("9x8")
