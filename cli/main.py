@@ -171,6 +171,166 @@ def subspaces(phase, as_json, **kw):
     click.echo(f"{'total':>12} {slots:>15,} {positions:>15,} {slots / positions:>7.4f}")
 
 
+def parse_subspaces(names):
+    from solver.index import Subspace
+
+    out = []
+    for name in names:
+        try:
+            out.append(Subspace.parse(name))
+        except ValueError as exc:
+            raise click.BadParameter(str(exc), param_hint="SUBSPACE") from None
+    return out
+
+
+@cli.command()
+@click.argument("subspace_names", metavar="[SUBSPACE]...", nargs=-1)
+@click.option("--out", "out", required=True, type=click.Path(file_okay=False), help="Database directory.")
+@click.option("--max-pieces", type=click.IntRange(3, 12), default=None, help="Only subspaces with at most N a side.")
+@click.option("--jobs", type=click.IntRange(min=1), default=None, help="Threads for the kernels (default: all cores).")
+@click.option("--quiet", is_flag=True, help="No progress output.")
+@variant_options
+def solve(subspace_names, out, max_pieces, jobs, quiet, **kw):
+    """Solve subspaces into database files under OUT/<ruleset>/.
+
+    With no SUBSPACE, every movement subspace of the variant (those with at most --max-pieces a
+    side). Dependencies are solved first; complete files are kept, so an interrupted run resumes.
+    """
+    import numba
+
+    from solver.retro import Reporter
+    from solver.schedule import solve as run
+
+    variant = make_variant(kw)
+    if jobs:
+        numba.set_num_threads(min(jobs, numba.config.NUMBA_NUM_THREADS))
+    targets = parse_subspaces(subspace_names) or None
+    try:
+        summary = run(out, variant, targets=targets, max_pieces=max_pieces, reporter=Reporter(quiet=quiet))
+    except ValueError as exc:
+        raise click.UsageError(str(exc)) from None
+    click.echo(
+        f"solved {len(summary.solved)} pairs, {len(summary.skipped)} already complete, "
+        f"in {summary.seconds:.1f} s; databases in {out}"
+    )
+
+
+def _read_positions(args):
+    for a in args:
+        if a == "-":
+            for line in sys.stdin:
+                line = line.strip()
+                if line and not line.startswith("#"):
+                    yield line
+        else:
+            yield a
+
+
+@cli.command()
+@click.argument("positions", nargs=-1, required=True)
+@click.option("--db", required=True, type=click.Path(exists=True, file_okay=False), help="Database directory.")
+@click.option("--json", "as_json", is_flag=True, help="One JSON object per position per line.")
+@variant_options
+def query(positions, db, as_json, **kw):
+    """Value and distance of each POSITION and of every legal move ('-' reads stdin)."""
+    from solver.tablebase import open_tablebase
+
+    variant = make_variant(kw)
+    failed = 0
+    with open_tablebase(db) as tb:
+        for text in _read_positions(positions):
+            try:
+                pos = read_position(text, variant)
+                a = tb.analyze(pos)
+            except MorrisError as exc:
+                failed += 1
+                if as_json:
+                    click.echo(json.dumps({"position": text, "error": f"{type(exc).__name__}: {exc}"}))
+                else:
+                    click.echo(f"{text}: {type(exc).__name__}: {exc}", err=True)
+                continue
+            if as_json:
+                obj = a.to_json()
+                obj["position"] = text
+                click.echo(json.dumps(obj))
+            else:
+                dist = "" if a.dtc is None else f" in {a.dtc}"
+                click.echo(f"{pos.to_compact()}: {a.value}{dist} for {('white', 'black')[pos.turn]}")
+                for mi in a.moves:
+                    dist = "" if mi.dtc is None else f" {mi.dtc}"
+                    click.echo(f"  {str(mi.move):<12} {mi.value}{dist}")
+    if failed:
+        sys.exit(2)
+
+
+@cli.command()
+@click.option("--db", required=True, type=click.Path(exists=True, file_okay=False), help="Database directory.")
+@click.option("--json", "as_json", is_flag=True, help="A JSON list, one object per subspace.")
+def stats(db, as_json):
+    """Per subspace: positions, wins, draws and losses for the side to move, longest win and
+    loss, file size and bits per position."""
+    import os
+
+    from solver.dbfile import TableFile
+    from solver.verify import find_tables
+
+    rows = []
+    for path in find_tables(db):
+        with TableFile(path) as tf:
+            h = tf.header
+            rows.append({
+                "ruleset": h["ruleset"], "subspace": h["subspace"], "positions": h["positions"],
+                "wins": h["wins"], "draws": h["draws"], "losses": h["losses"],
+                "max_win_dtc": h["max_win_dtc"], "max_loss_dtc": h["max_loss_dtc"],
+                "bytes": os.path.getsize(path),
+            })
+    if as_json:
+        click.echo(json.dumps(rows))
+        return
+    if not rows:
+        click.echo(f"no databases under {db}")
+        return
+    click.echo(f"{'ruleset':<10} {'subspace':>10} {'positions':>14} {'win%':>6} {'draw%':>6} {'loss%':>6} "
+               f"{'maxW':>5} {'maxL':>5} {'bytes':>12} {'bits/pos':>8}")
+    for r in rows:
+        p = max(1, r["positions"])
+        click.echo(
+            f"{r['ruleset']:<10} {r['subspace']:>10} {r['positions']:>14,} {100 * r['wins'] / p:>6.2f} "
+            f"{100 * r['draws'] / p:>6.2f} {100 * r['losses'] / p:>6.2f} {r['max_win_dtc']:>5} "
+            f"{r['max_loss_dtc']:>5} {r['bytes']:>12,} {8 * r['bytes'] / p:>8.3f}"
+        )
+    tp = sum(r["positions"] for r in rows)
+    tb = sum(r["bytes"] for r in rows)
+    click.echo(f"{'total':<10} {'':>10} {tp:>14,} {'':>6} {'':>6} {'':>6} {'':>5} {'':>5} {tb:>12,} {8 * tb / max(1, tp):>8.3f}")
+
+
+@cli.command()
+@click.option("--db", required=True, type=click.Path(exists=True, file_okay=False), help="Database directory.")
+@click.option("--checksums-only", is_flag=True, help="Only check headers and checksums.")
+@click.option("--quiet", is_flag=True, help="No progress output.")
+def verify(db, checksums_only, quiet):
+    """Check every file's checksum, then recompute every stored value from the stored values
+    of its successors (a forward check independent of the solver). Exit 0 only when all agree."""
+    from solver.retro import Reporter
+    from solver.verify import verify as run
+
+    report = run(db, Reporter(quiet=quiet), forward=not checksums_only)
+    for f in report.files:
+        if f.checksum != "ok":
+            click.echo(f"FAIL {f.path}: {f.checksum}")
+        elif f.skipped:
+            click.echo(f"SKIP {f.path}: {f.skipped}")
+        elif f.mismatches:
+            click.echo(f"FAIL {f.path}: {f.mismatches} of {f.checked:,} positions disagree; first {f.first_mismatch}")
+        else:
+            click.echo(f"ok   {f.path}" + (f": {f.checked:,} positions" if f.checked else ""))
+    if not report.files:
+        click.echo(f"no databases under {db}")
+    if not report.ok:
+        sys.exit(1)
+    click.echo(f"all {len(report.files)} files verified")
+
+
 def main(argv=None):
     cli.main(args=argv, prog_name="morris")
 

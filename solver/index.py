@@ -230,25 +230,63 @@ class Hasher:
         return movers, opps, used
 
     # -- pure Python reference
+    @cached_property
+    def _py(self):
+        """Per-symmetry byte image tables and rank tables as Python lists (for index_py)."""
+        g = self.board.symmetries
+        nb = g.nbytes
+        sym = [tuple(g.byte_images[s][j] for j in range(nb)) for s in range(len(g))]
+        popc = [bin(v).count("1") for v in range(256)]
+        pext = [[sum(1 << i for i, b in enumerate(b for b in range(8) if f >> b & 1) if v >> b & 1)
+                 for v in range(256)] for f in range(256)]
+        n = self.board.n
+        colex = [[[sum(comb(8 * j + b, c + t + 1)
+                       for t, b in enumerate(b for b in range(8) if v >> b & 1))
+                   for v in range(256)] for c in range(n + 1)] for j in range(nb)]
+        return sym, popc, pext, colex, nb
+
     def index_py(self, mover: int, opp: int, reps=None) -> int:
         """Slot of (mover, opp) in its subspace, computed in plain Python. ``reps``: the sorted
         anchor representatives of its size (taken from the orbit tables when not given)."""
-        group = self.board.symmetries
-        m = bin(mover).count("1")
-        o = bin(opp).count("1")
+        sym, popc, pext, colex, nb = self._py
+        o_bytes = [(opp >> (8 * j)) & 255 for j in range(nb)]
+        if nb == 3:
+            b0, b1, b2 = o_bytes
+            images = [t0[b0] | t1[b1] | t2[b2] for t0, t1, t2 in sym]
+        else:
+            images = [sum(t[j][o_bytes[j]] for j in range(nb)) for t in sym]
+        rep = min(images)
+        o = sum(popc[b] for b in o_bytes)
         if reps is None:
             reps = self.anchor_reps(o)
-        images = [(group.apply(s, opp), s) for s in range(len(group))]
-        rep = min(images)[0]
         orbit = bisect.bisect_left(reps, rep)
         if orbit >= len(reps) or reps[orbit] != rep:
             raise IllegalPositionError("anchor representative missing from the orbit table")
         free = self.board.full & ~rep
+        f_bytes = [(free >> (8 * j)) & 255 for j in range(nb)]
+        m_bytes = [(mover >> (8 * j)) & 255 for j in range(nb)]
+        m = sum(popc[b] for b in m_bytes)
         best = None
-        for img, s in images:
-            if img == rep:
-                r = _rank_in(group.apply(s, mover), free)
-                best = r if best is None else min(best, r)
+        for s, img in enumerate(images):
+            if img != rep:
+                continue
+            t = sym[s]
+            gm = 0
+            for j in range(nb):
+                gm |= t[j][m_bytes[j]]
+            # compress gm to the free points, then colex-rank it
+            c, off = 0, 0
+            for j in range(nb):
+                fb = f_bytes[j]
+                c |= pext[fb][(gm >> (8 * j)) & 255] << off
+                off += popc[fb]
+            r, below = 0, 0
+            for j in range(nb):
+                v = (c >> (8 * j)) & 255
+                r += colex[j][below][v]
+                below += popc[v]
+            if best is None or r < best:
+                best = r
         return orbit * comb(self.board.n - o, m) + best
 
     def unindex_py(self, sub: Subspace, i: int, reps=None):

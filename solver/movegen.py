@@ -133,7 +133,19 @@ def child(mover, opp, mover_hand, opp_hand, turn):
     return (opp & ~removed, after, opp_hand, hand), True
 
 
-def terminal(variant, mover, opp, mover_hand, opp_hand, has_turns=None):
+def has_turns(variant, mover, opp, mover_hand, opp_hand) -> bool:
+    """Whether the side to move has a legal turn (cheaper than listing them)."""
+    board = variant.board
+    empty = board.full & ~(mover | opp)
+    if not empty:
+        return False
+    if mover_hand > 0 or flies(variant, mover, mover_hand, opp_hand):
+        return True
+    adj = board.adjacency
+    return any(adj[p] & empty for p in bits(mover))
+
+
+def terminal(variant, mover, opp, mover_hand, opp_hand, any_turn=None):
     """The value for the side to move if the game is over, else ``None``.
 
     After placement a player with fewer than 3 pieces has lost (a draw if both have); a player
@@ -147,9 +159,9 @@ def terminal(variant, mover, opp, mover_hand, opp_hand, has_turns=None):
             return LOSS
         if short_opp:
             return WIN
-    if has_turns is None:
-        has_turns = bool(turns(variant, mover, opp, mover_hand, opp_hand))
-    return None if has_turns else LOSS
+    if any_turn is None:
+        any_turn = has_turns(variant, mover, opp, mover_hand, opp_hand)
+    return None if any_turn else LOSS
 
 
 # ---------------------------------------------------------------------- Position-level API
@@ -189,7 +201,7 @@ def legal_turns(pos: Position):
     """Legal turns as ``(frm, to, removed)`` tuples; none when the game is over."""
     state = _state(pos)
     ts = turns(pos.variant, *state)
-    if terminal(pos.variant, *state, has_turns=bool(ts)) is not None:
+    if terminal(pos.variant, *state, any_turn=bool(ts)) is not None:
         return []
     return ts
 
@@ -291,7 +303,7 @@ def perft_state(variant, mover, opp, mover_hand, opp_hand, depth):
     if depth == 0:
         return 1
     ts = turns(variant, mover, opp, mover_hand, opp_hand)
-    if terminal(variant, mover, opp, mover_hand, opp_hand, has_turns=bool(ts)) is not None:
+    if terminal(variant, mover, opp, mover_hand, opp_hand, any_turn=bool(ts)) is not None:
         return 0
     if depth == 1:
         return len(ts)

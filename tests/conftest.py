@@ -5,6 +5,24 @@ import pytest
 os.environ.setdefault("NUMBA_NUM_THREADS", "2")
 
 
+def pytest_addoption(parser):
+    parser.addoption("--runslow", action="store_true", default=False,
+                     help="also run tests marked slow (minutes each)")
+
+
+def pytest_configure(config):
+    config.addinivalue_line("markers", "slow: takes minutes; run with --runslow")
+
+
+def pytest_collection_modifyitems(config, items):
+    if config.getoption("--runslow") or os.environ.get("MORRIS_RUNSLOW"):
+        return
+    skip = pytest.mark.skip(reason="slow; run with --runslow")
+    for item in items:
+        if "slow" in item.keywords:
+            item.add_marker(skip)
+
+
 @pytest.fixture(scope="session")
 def standard():
     from solver.variants import get_variant
@@ -17,3 +35,16 @@ def six():
     from solver.variants import get_variant
 
     return get_variant("six")
+
+
+@pytest.fixture(scope="session")
+def solved(tmp_path_factory):
+    """A database directory with the standard game up to 4 a side and all of Six Men's Morris."""
+    from solver.retro import Reporter
+    from solver.schedule import solve
+    from solver.variants import get_variant
+
+    out = str(tmp_path_factory.mktemp("tb"))
+    solve(out, get_variant("standard"), max_pieces=4, reporter=Reporter(quiet=True))
+    solve(out, get_variant("six"), reporter=Reporter(quiet=True))
+    return out

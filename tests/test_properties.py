@@ -98,3 +98,13 @@ def test_flying_only_with_exactly_three_after_placement(game):
         a, b = board.index[move.frm], board.index[move.to]
         if not board.adjacency[a] >> b & 1:
             assert variant.rules.flying and pos.count(pos.turn) == FLY_AT
+
+
+@SETTINGS
+@given(games())
+def test_has_turns_agrees_with_listing_turns(game):
+    variant, steps = game
+    for pos, _, nxt in steps:
+        for p in (pos, nxt):
+            state = (p.mover, p.opponent, p.mover_hand, p.opponent_hand)
+            assert movegen.has_turns(variant, *state) == bool(movegen.turns(variant, *state))

@@ -1,0 +1,406 @@
+"""On-disk format of one subspace's database (see docs/format.md).
+
+Layout (little-endian)::
+
+    0    8   magic b"MORRISTB"
+    8    4   format version (1)
+    12   4   header length H
+    16   4   CRC-32 of the header bytes
+    20   4   reserved, 0
+    24   H   header: UTF-8 JSON with sorted keys (rules, subspace, hash, counts, sections)
+    ...      sections at 8-aligned offsets named in the header:
+             anchors  zstd frame of the anchor representatives (uint32, sorted)
+             wdl      offset table (uint64, nblocks + 1) and zstd blocks of 2-bit values
+             dtc      offset table and zstd blocks of uint8 or uint16 distances
+    end-40   BLAKE2b-256 of every byte before it, then b"MTBEND\\0\\0"
+
+Every block is an independent zstd frame with its content checksum, so one probe decompresses
+one small block and a damaged block is detected when it is read. Files are written to a
+temporary name, synced and renamed, so a file under its final name is always complete.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import mmap
+import os
+import socket
+import struct
+import threading
+import zlib
+from collections import OrderedDict
+from concurrent.futures import ThreadPoolExecutor
+
+import numpy as np
+import zstandard as zstd
+
+from .errors import CorruptDatabaseError
+
+MAGIC = b"MORRISTB"
+END_MAGIC = b"MTBEND\0\0"
+VERSION = 1
+PREFIX = struct.Struct("<8sIIII")
+TRAILER = 40
+SUFFIX = ".mtb"
+TMP_MARK = ".tmp-"
+
+WDL_BLOCK = 1 << 14  # slots per value block (4 KiB packed): one probe decompresses ~6 us
+DTC_BLOCK = 1 << 14  # slots per distance block
+WDL_LEVEL = 12
+DTC_LEVEL = 9
+
+CODE_DRAW, CODE_WIN, CODE_LOSS, CODE_UNUSED = 0, 1, 2, 3
+
+
+def _align(x: int) -> int:
+    return (x + 7) & ~7
+
+
+def fill_unused(values: np.ndarray, dtc: np.ndarray):
+    """Give unused slots (value code 3) the value and distance of the slot before them, so
+    they compress away; probes never read them."""
+    used = values != CODE_UNUSED
+    if used.all():
+        return values, dtc
+    idx = np.where(used, np.arange(len(values)), 0)
+    np.maximum.accumulate(idx, out=idx)
+    v = values[idx]
+    d = dtc[idx]
+    if not used[0]:
+        first = np.argmax(used) if used.any() else len(values)
+        v[:first] = CODE_DRAW
+        d[:first] = 0
+    return v, d
+
+
+def pack_2bit(values: np.ndarray) -> np.ndarray:
+    n = len(values)
+    pad = (-n) % 4
+    v = np.concatenate([values.astype(np.uint8), np.zeros(pad, np.uint8)]).reshape(-1, 4)
+    return (v[:, 0] | (v[:, 1] << 2) | (v[:, 2] << 4) | (v[:, 3] << 6)).astype(np.uint8)
+
+
+def unpack_2bit(packed: np.ndarray, n: int) -> np.ndarray:
+    p = np.frombuffer(packed, dtype=np.uint8)
+    out = np.empty((len(p), 4), dtype=np.uint8)
+    for k in range(4):
+        out[:, k] = (p >> (2 * k)) & 3
+    return out.reshape(-1)[:n]
+
+
+def _compress_blocks(chunks, level, threads=None):
+    def work(chunk):
+        c = zstd.ZstdCompressor(level=level, write_checksum=True, write_content_size=True)
+        return c.compress(bytes(chunk))
+
+    threads = threads or min(4, os.cpu_count() or 1)
+    if len(chunks) < 4 or threads == 1:
+        return [work(c) for c in chunks]
+    with ThreadPoolExecutor(threads) as ex:
+        return list(ex.map(work, chunks))
+
+
+def write_table(path, header: dict, values: np.ndarray, dtc: np.ndarray, anchors: np.ndarray):
+    """Write one subspace atomically. ``values``: codes 0 draw, 1 win, 2 loss, 3 unused;
+    ``dtc``: distances (0 for draws); ``anchors``: the anchor representatives."""
+    values, dtc = fill_unused(np.asarray(values, np.uint8), np.asarray(dtc))
+    slots = len(values)
+    wide = int(dtc.max(initial=0)) > 255
+    dtc_arr = dtc.astype(np.uint16 if wide else np.uint8)
+    packed = pack_2bit(values)
+    wdl_chunks = [packed[i : i + WDL_BLOCK // 4] for i in range(0, len(packed), WDL_BLOCK // 4)]
+    dtc_chunks = [dtc_arr[i : i + DTC_BLOCK] for i in range(0, slots, DTC_BLOCK)]
+    wdl_blocks = _compress_blocks(wdl_chunks, WDL_LEVEL)
+    dtc_blocks = _compress_blocks(dtc_chunks, DTC_LEVEL)
+    anchor_blob = zstd.ZstdCompressor(level=19, write_checksum=True).compress(
+        np.asarray(anchors, dtype=np.uint32).tobytes()
+    )
+
+    def layout(start):
+        out = {}
+        pos = _align(start)
+        out["anchors"] = {"offset": pos, "length": len(anchor_blob), "count": int(len(anchors)),
+                          "dtype": "uint32"}
+        pos = _align(pos + len(anchor_blob))
+        for name, blocks, per, codec in (
+            ("wdl", wdl_blocks, WDL_BLOCK, "2bit"),
+            ("dtc", dtc_blocks, DTC_BLOCK, "uint16" if wide else "uint8"),
+        ):
+            table_at = pos
+            pos = table_at + 8 * (len(blocks) + 1)
+            offsets = [pos]
+            for b in blocks:
+                pos += len(b)
+                offsets.append(pos)
+            out[name] = {"offset_table": table_at, "nblocks": len(blocks), "block_slots": per,
+                         "codec": codec, "_offsets": offsets}
+            pos = _align(pos)
+        return out, pos
+
+    hdr = dict(header)
+    hdr["slots"] = int(slots)
+    # two passes: the header's own length moves the sections
+    sections, end = layout(PREFIX.size + 4096)
+    for _ in range(3):
+        public = {k: {kk: vv for kk, vv in v.items() if not kk.startswith("_")} for k, v in sections.items()}
+        hdr["sections"] = public
+        hdr["file_size"] = end + TRAILER
+        blob = json.dumps(hdr, sort_keys=True, separators=(",", ":")).encode()
+        new_sections, new_end = layout(PREFIX.size + len(blob))
+        if new_end == end and new_sections == sections:
+            break
+        sections, end = new_sections, new_end
+    else:  # pragma: no cover - converges in two passes
+        raise RuntimeError("header layout did not converge")
+
+    tmp = f"{path}{TMP_MARK}{socket.gethostname()}-{os.getpid()}"
+    digest = hashlib.blake2b(digest_size=32)
+    with open(tmp, "wb") as f:
+        def put(data):
+            f.write(data)
+            digest.update(data)
+
+        put(PREFIX.pack(MAGIC, VERSION, len(blob), zlib.crc32(blob), 0))
+        put(blob)
+        pos = PREFIX.size + len(blob)
+
+        def pad_to(target):
+            nonlocal pos
+            if target > pos:
+                put(b"\0" * (target - pos))
+                pos = target
+
+        pad_to(sections["anchors"]["offset"])
+        put(anchor_blob)
+        pos += len(anchor_blob)
+        for name, blocks in (("wdl", wdl_blocks), ("dtc", dtc_blocks)):
+            sec = sections[name]
+            pad_to(sec["offset_table"])
+            table = np.array(sec["_offsets"], dtype="<u8").tobytes()
+            put(table)
+            pos += len(table)
+            for b in blocks:
+                put(b)
+                pos += len(b)
+        pad_to(end)
+        f.write(digest.digest() + END_MAGIC)
+        f.flush()
+        os.fsync(f.fileno())
+    os.replace(tmp, path)
+    _fsync_dir(os.path.dirname(os.path.abspath(path)))
+    return hdr
+
+
+def remove_stale_temporaries(directory: str) -> list[str]:
+    """Delete temporary files that a killed writer on this host left behind (their process is
+    gone); files of live writers, or of other hosts sharing the directory, are kept."""
+    removed = []
+    if not os.path.isdir(directory):
+        return removed
+    host = socket.gethostname()
+    for name in os.listdir(directory):
+        if TMP_MARK not in name:
+            continue
+        tail = name.rsplit(TMP_MARK, 1)[1]
+        h, _, pid = tail.rpartition("-")
+        if h != host or not pid.isdigit():
+            continue
+        try:
+            os.kill(int(pid), 0)
+            continue  # still running
+        except ProcessLookupError:
+            pass
+        except PermissionError:
+            continue
+        try:
+            os.remove(os.path.join(directory, name))
+            removed.append(name)
+        except FileNotFoundError:
+            pass
+    return removed
+
+
+def _fsync_dir(d):
+    try:
+        fd = os.open(d, os.O_RDONLY)
+    except OSError:  # pragma: no cover - platforms without directory fds
+        return
+    try:
+        os.fsync(fd)
+    except OSError:  # pragma: no cover
+        pass
+    finally:
+        os.close(fd)
+
+
+class TableFile:
+    """One subspace file, read at random through mmap. Thread-safe: a lock guards the block
+    cache, and mmap reads need none."""
+
+    def __init__(self, path, cache_blocks: int = 256):
+        self.path = str(path)
+        try:
+            self._f = open(self.path, "rb")
+        except FileNotFoundError:
+            raise
+        except OSError as exc:
+            raise CorruptDatabaseError(f"{self.path}: cannot open ({exc})") from None
+        try:
+            size = os.fstat(self._f.fileno()).st_size
+            if size < PREFIX.size + TRAILER:
+                raise self._bad(f"truncated: {size} bytes is shorter than any database file")
+            self._mm = mmap.mmap(self._f.fileno(), 0, access=mmap.ACCESS_READ)
+            magic, version, hlen, hcrc, _ = PREFIX.unpack_from(self._mm, 0)
+            if magic != MAGIC:
+                raise self._bad("not a morris database (bad magic)")
+            if version != VERSION:
+                raise self._bad(f"format version {version}; this toolkit reads version {VERSION}")
+            if PREFIX.size + hlen > size:
+                raise self._bad("truncated inside the header")
+            blob = bytes(self._mm[PREFIX.size : PREFIX.size + hlen])
+            if zlib.crc32(blob) != hcrc:
+                raise self._bad("header checksum mismatch")
+            self.header = json.loads(blob)
+            if self.header.get("file_size") != size:
+                raise self._bad(
+                    f"truncated or padded: {size} bytes, the header says {self.header.get('file_size')}"
+                )
+            if bytes(self._mm[size - 8 :]) != END_MAGIC:
+                raise self._bad("bad trailer")
+            self.slots = int(self.header["slots"])
+            self._sec = {}
+            for name in ("wdl", "dtc"):
+                sec = self.header["sections"][name]
+                nb = int(sec["nblocks"])
+                at = int(sec["offset_table"])
+                offs = np.frombuffer(self._mm, dtype="<u8", count=nb + 1, offset=at).copy()
+                if nb and (offs[0] < at + 8 * (nb + 1) or offs[-1] > size - TRAILER
+                           or np.any(np.diff(offs.astype(np.int64)) <= 0)):
+                    raise self._bad(f"{name} offset table is damaged")
+                self._sec[name] = (offs, int(sec["block_slots"]), sec["codec"])
+        except CorruptDatabaseError:
+            self.close()
+            raise
+        except (ValueError, KeyError, TypeError, struct.error) as exc:
+            self.close()
+            raise self._bad(f"unreadable header ({exc})") from None
+        self._cache = OrderedDict()
+        self._cache_blocks = cache_blocks
+        self._lock = threading.Lock()
+        self._dctx = threading.local()
+        self._anchors = None
+
+    def _bad(self, why):
+        return CorruptDatabaseError(f"{self.path}: {why}")
+
+    def close(self):
+        mm = getattr(self, "_mm", None)
+        if mm is not None:
+            try:
+                mm.close()
+            except BufferError:  # pragma: no cover - views still alive; GC closes it later
+                pass
+            self._mm = None
+        f = getattr(self, "_f", None)
+        if f is not None:
+            f.close()
+            self._f = None
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+
+    # ------------------------------------------------------------------ blocks
+    def _decompress(self, data: bytes) -> bytes:
+        d = getattr(self._dctx, "d", None)
+        if d is None:
+            d = self._dctx.d = zstd.ZstdDecompressor()
+        try:
+            return d.decompress(data)
+        except zstd.ZstdError as exc:
+            raise self._bad(f"damaged block ({exc})") from None
+
+    def _block(self, name: str, k: int) -> bytes:
+        key = (name, k)
+        with self._lock:
+            hit = self._cache.get(key)
+            if hit is not None:
+                self._cache.move_to_end(key)
+                return hit
+        offs, _, _ = self._sec[name]
+        if self._mm is None:
+            raise ValueError(f"{self.path} is closed")
+        raw = self._decompress(self._mm[int(offs[k]) : int(offs[k + 1])])
+        with self._lock:
+            self._cache[key] = raw
+            if len(self._cache) > self._cache_blocks:
+                self._cache.popitem(last=False)
+        return raw
+
+    def value(self, i: int) -> int:
+        """Value code of slot i: 0 draw, 1 win, 2 loss."""
+        if not 0 <= i < self.slots:
+            raise IndexError(i)
+        _, per, _ = self._sec["wdl"]
+        raw = self._block("wdl", i // per)
+        j = i % per
+        return (raw[j >> 2] >> (2 * (j & 3))) & 3
+
+    def dtc(self, i: int) -> int:
+        if not 0 <= i < self.slots:
+            raise IndexError(i)
+        _, per, codec = self._sec["dtc"]
+        raw = self._block("dtc", i // per)
+        j = i % per
+        if codec == "uint16":
+            return raw[2 * j] | (raw[2 * j + 1] << 8)
+        return raw[j]
+
+    def values_all(self) -> np.ndarray:
+        """The whole value plane (codes 0 draw, 1 win, 2 loss; unused slots hold a neighbour's)."""
+        offs, per, _ = self._sec["wdl"]
+        parts = [self._decompress(self._mm[int(offs[k]) : int(offs[k + 1])]) for k in range(len(offs) - 1)]
+        return unpack_2bit(b"".join(parts), self.slots)
+
+    def dtc_all(self) -> np.ndarray:
+        offs, per, codec = self._sec["dtc"]
+        parts = [self._decompress(self._mm[int(offs[k]) : int(offs[k + 1])]) for k in range(len(offs) - 1)]
+        return np.frombuffer(b"".join(parts), dtype="<u2" if codec == "uint16" else np.uint8).copy()
+
+    @property
+    def anchors(self) -> list:
+        """The sorted anchor representatives (a list of ints)."""
+        if self._anchors is None:
+            sec = self.header["sections"]["anchors"]
+            blob = self._mm[sec["offset"] : sec["offset"] + sec["length"]]
+            raw = self._decompress(blob)
+            anchors = np.frombuffer(raw, dtype=np.uint32).astype(np.int64)
+            if len(anchors) != sec["count"]:
+                raise self._bad("anchor table has the wrong length")
+            self._anchors = anchors.tolist()  # a list: bisect on it is fast
+        return self._anchors
+
+    def checksum_ok(self) -> bool:
+        """Whether the BLAKE2b trailer matches the file's bytes (reads the whole file)."""
+        size = len(self._mm)
+        h = hashlib.blake2b(digest_size=32)
+        step = 1 << 24
+        for a in range(0, size - TRAILER, step):
+            h.update(self._mm[a : min(a + step, size - TRAILER)])
+        return h.digest() == bytes(self._mm[size - TRAILER : size - 8])
+
+
+def check_file(path) -> str | None:
+    """None when the file is complete and its checksum matches; else what is wrong."""
+    try:
+        with TableFile(path) as tf:
+            if not tf.checksum_ok():
+                return f"{path}: checksum mismatch"
+    except FileNotFoundError:
+        return f"{path}: missing"
+    except CorruptDatabaseError as exc:
+        return str(exc)
+    return None

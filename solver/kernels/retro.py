@@ -1,0 +1,287 @@
+"""Retrograde analysis of one movement-phase pair (m, o)/(o, m) (numba).
+
+The positions of the pair live in two arrays over a global slot space: part p occupies
+``[off_p, off_p + slots_p)`` (offsets aligned to ``BLOCK``). Per slot:
+
+- ``res`` (uint16): 0 undecided, else ``dtc << 2 | code`` with code WIN (1), LOSS (2) or
+  UNUSED (3, a hash slot that holds no position);
+- ``cnt`` (uint8): non-removal moves whose value is still unknown (low 7 bits), and ``DRAWCONV``
+  (bit 7) when a removal leads to a drawn position (such a position never loses).
+
+Phases (retro.py runs them and reports progress):
+
+1. ``count_pass``: every position counts its non-removal moves and looks up its removals in the
+   solved subspace below; it is decided at once when a removal wins (WIN 1), when it has no
+   move at all (LOSS 0), or when every move removes and loses (LOSS 1).
+2. levels d = 0, 1, 2, ...: ``emit`` scans the positions decided at dtc d, generates their
+   predecessors by un-moving the opponent's non-removal moves and writes them to per-task
+   buffers; ``apply`` then updates the predecessors, each thread owning a fixed share of the
+   slots (no two threads write the same slot): a LOSS at d makes its predecessors WIN at d+1; a
+   WIN at d takes one move off each predecessor's count, and a count reaching zero is a LOSS at
+   d+1. Positions never decided are draws.
+
+Symmetry and counts: a position Q0 (canonical) counts its raw moves; one un-move from a canonical
+position P0 into the orbit of Q stands for |Stab(Q0)| / |Stab(P0)| of Q0's moves into the orbit
+of P, and that is the amount taken off Q's count (both stabilizers are trivial nearly always).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit, prange
+
+from .bitboard import closed_mills, in_mills, removable
+from .bits import ctz
+from .hashing import anchor, ranked, sym_image, unindex_one
+
+_NJ = dict(cache=True, nogil=True)
+
+BLOCK = 1 << 14
+WIN, LOSS, UNUSED = 1, 2, 3
+DRAWCONV = 128
+#: room kept free in a task buffer before another position's predecessors are emitted
+RESERVE = 1024
+
+# columns of the ``parts`` table
+P_M, P_O, P_OFF, P_SLOTS, P_TARGET = 0, 1, 2, 3, 4
+
+
+@njit(parallel=True, **_NJ)
+def count_pass(T, Ob, flying, m, o, off, slots, res, cnt, flag0, flag1, child, lo_blk, hi_blk):
+    """Phase 1 for the blocks [lo_blk, hi_blk) of part (m, o); ``child``: values (0 draw,
+    1 win, 2 loss) of subspace (o-1, m), empty when a removal ends the game."""
+    n = T.n
+    cblock = T.binom[n - m, o - 1]
+    end = off + slots
+    for bi in prange(hi_blk - lo_blk):
+        b = lo_blk + bi
+        g0 = b * BLOCK
+        g1 = min(g0 + BLOCK, end)
+        has0 = False
+        has1 = False
+        for g in range(g0, g1):
+            M, O, used = unindex_one(T, Ob, m, o, g - off)
+            if not used:
+                res[g] = UNUSED
+                cnt[g] = 0
+                continue
+            empty = T.full & ~(M | O)
+            fly = flying and m == 3
+            nonrem = 0
+            win = False
+            drawc = False
+            anymove = False
+            src = M
+            while src:
+                fb = src & -src
+                src ^= fb
+                p = ctz(fb)
+                tg = empty if fly else (T.adj[p] & empty)
+                while tg:
+                    tb = tg & -tg
+                    tg ^= tb
+                    anymove = True
+                    M2 = (M ^ fb) | tb
+                    if closed_mills(T, M2, ctz(tb)) == 0:
+                        nonrem += 1
+                        continue
+                    if o - 1 < 3:
+                        win = True
+                        break
+                    orb, s, rep, stab = anchor(T, Ob, m, M2)
+                    rm = removable(T, O)
+                    while rm:
+                        xb = rm & -rm
+                        rm ^= xb
+                        r = ranked(T, s, rep, stab, sym_image(T, s, O ^ xb))
+                        v = child[orb * cblock + r]
+                        if v == LOSS:
+                            win = True
+                            break
+                        if v == 0:
+                            drawc = True
+                    if win:
+                        break
+                if win:
+                    break
+            if win:
+                res[g] = (1 << 2) | WIN
+                has1 = True
+            elif nonrem == 0:
+                if not anymove:
+                    res[g] = LOSS
+                    has0 = True
+                elif drawc:
+                    res[g] = 0
+                    cnt[g] = DRAWCONV
+                else:
+                    res[g] = (1 << 2) | LOSS
+                    has1 = True
+            else:
+                res[g] = 0
+                cnt[g] = nonrem | (DRAWCONV if drawc else 0)
+        flag0[b] = has0
+        flag1[b] = has1
+
+
+@njit(inline="always", **_NJ)
+def _stab_size(T, stab, mover):
+    """Number of symmetries in ``stab`` (a bitmask) that fix ``mover``."""
+    c = 0
+    for h in range(T.S):
+        if stab >> h & 1:
+            if sym_image(T, h, mover) == mover:
+                c += 1
+    return c
+
+
+@njit(parallel=True, **_NJ)
+def emit(T, Ob, flying, parts, nparts, res, d, flags, task_blk, task_slot, buf, buf_n, errors):
+    """Phase 2a: predecessors of the positions decided at dtc ``d`` into the task buffers.
+
+    Task t scans the flagged blocks t, t + ntask, ... from where it stopped (``task_blk``,
+    ``task_slot``) until its buffer is nearly full. Entries are ``slot << 8 | w``: w = 0 marks a
+    WIN, w > 0 takes w moves off the count."""
+    ntask = buf.shape[0]
+    cap = buf.shape[1]
+    nblocks = flags.shape[0]
+    n = T.n
+    for t in prange(ntask):
+        k = 0
+        blk = task_blk[t]
+        g = task_slot[t]
+        js = np.empty(256, dtype=np.int64)
+        ws = np.empty(256, dtype=np.int64)
+        while blk < nblocks:
+            if not flags[blk]:
+                blk += ntask
+                g = blk * BLOCK
+                continue
+            p = 0
+            if nparts == 2 and blk * BLOCK >= parts[1, P_OFF]:
+                p = 1
+            m = parts[p, P_M]
+            o = parts[p, P_O]
+            offp = parts[p, P_OFF]
+            q = parts[p, P_TARGET]
+            offq = parts[q, P_OFF]
+            g1 = min((blk + 1) * BLOCK, offp + parts[p, P_SLOTS])
+            full = False
+            while g < g1:
+                v = np.int64(res[g])
+                kind = v & 3
+                if (v >> 2) != d or kind == 0 or kind == UNUSED:
+                    g += 1
+                    continue
+                if k + RESERVE > cap:
+                    full = True
+                    break
+                i = g - offp
+                M, O, _ = unindex_one(T, Ob, m, o, i)
+                orb, s, rep, stab = anchor(T, Ob, m, M)
+                base = offq + orb * T.binom[n - m, o]
+                simple = True
+                sP = 1
+                if kind == WIN:
+                    ob_o = i // T.binom[n - o, m]
+                    stO = np.int64(Ob.stab[Ob.reps_off[o] + ob_o])
+                    if stO != 1:
+                        sP = _stab_size(T, stO, M)
+                    if sP != 1 or stab != 1:
+                        simple = False
+                gO = sym_image(T, s, O)
+                empty = T.full & ~(M | O)
+                fly = flying and o == 3
+                nloc = 0
+                qs = O & ~in_mills(T, O)
+                while qs:
+                    qb = qs & -qs
+                    qs ^= qb
+                    qpt = ctz(qb)
+                    gq = np.int64(1) << T.sym_point[s, qpt]
+                    srcs = empty if fly else (T.adj[qpt] & empty)
+                    while srcs:
+                        pb = srcs & -srcs
+                        srcs ^= pb
+                        gO2 = gO ^ gq ^ (np.int64(1) << T.sym_point[s, ctz(pb)])
+                        j = base + ranked(T, s, rep, stab, gO2)
+                        if res[j] != 0:
+                            continue
+                        if kind == LOSS:
+                            buf[t, k] = j << 8
+                            k += 1
+                        elif simple:
+                            buf[t, k] = (j << 8) | 1
+                            k += 1
+                        else:
+                            sQ = 1 if stab == 1 else _stab_size(T, stab, gO2)
+                            found = False
+                            for x in range(nloc):
+                                if js[x] == j:
+                                    ws[x] += sQ
+                                    found = True
+                                    break
+                            if not found:
+                                js[nloc] = j
+                                ws[nloc] = sQ
+                                nloc += 1
+                for x in range(nloc):
+                    if ws[x] % sP != 0:
+                        errors[t] += 1
+                    buf[t, k] = (js[x] << 8) | (ws[x] // sP)
+                    k += 1
+                g += 1
+            if full:
+                break
+            blk += ntask
+            g = blk * BLOCK
+        task_blk[t] = blk
+        task_slot[t] = g
+        buf_n[t] = k
+
+
+@njit(parallel=True, **_NJ)
+def apply(res, cnt, d, buf, buf_n, flags_next, newly, errors):
+    """Phase 2b: owner t updates the slots g with (g >> 12) % nown == t."""
+    nown = flags_next.shape[0]
+    ntask = buf.shape[0]
+    win = np.uint16(((d + 1) << 2) | WIN)
+    loss = np.uint16(((d + 1) << 2) | LOSS)
+    for t in prange(nown):
+        c = 0
+        bad = 0
+        for task in range(ntask):
+            for e in range(buf_n[task]):
+                x = buf[task, e]
+                g = x >> 8
+                if (g >> 12) % nown != t:
+                    continue
+                if res[g] != 0:
+                    continue
+                w = x & 255
+                if w == 0:
+                    res[g] = win
+                    flags_next[t, g // BLOCK] = 1
+                    c += 1
+                else:
+                    cc = np.int64(cnt[g])
+                    left = (cc & 127) - w
+                    if left < 0:
+                        bad += 1
+                        left = 0
+                    if left == 0 and not (cc & DRAWCONV):
+                        res[g] = loss
+                        flags_next[t, g // BLOCK] = 1
+                        c += 1
+                    cnt[g] = np.uint8((cc & DRAWCONV) | left)
+        newly[t] += c
+        errors[t] += bad
+
+
+@njit(parallel=True, **_NJ)
+def finish(res, lo, hi, values, dtc):
+    """Split ``res[lo:hi]`` into a value plane (0 draw, 1 win, 2 loss, 3 unused) and dtc."""
+    for i in prange(hi - lo):
+        v = res[lo + i]
+        values[i] = v & 3
+        dtc[i] = v >> 2

@@ -1,0 +1,226 @@
+"""Lookup API: the perfect-play value of a position and of each of its moves.
+
+    >>> from solver.tablebase import open_tablebase
+    >>> from solver.position import Position
+    >>> with open_tablebase("tb") as tb:
+    ...     tb.probe(Position.parse("a1,d1,g1,b2/a7,d7,g7 w"))
+    ProbeResult(value='win', dtc=5)
+
+Values are from the point of view of the side to move:
+
+========= =============================================================================
+value     meaning
+========= =============================================================================
+``win``   the side to move wins with perfect play; ``dtc`` plies to the next conversion
+          (a removal or the end of the game), the winner playing to make it soonest
+``draw``  neither side can force a win; ``dtc`` is ``None``
+``loss``  the side to move loses; ``dtc`` plies to the next conversion, the loser
+          playing to make it as late as possible
+========= =============================================================================
+
+A finished game (fewer than 3 pieces after placement, or no legal move) is probed without any
+file, with ``dtc`` 0. During placement the distance counts plies to the next removal or to the
+end of placement, whichever comes first (see placement.py).
+
+Directory layout: ``DIR/<ruleset>/<subspace>.mtb``, where the ruleset names the board and rule
+options (``standard``, ``six-nofly``, ...). ``open_tablebase`` takes ``DIR`` (or a ruleset
+directory itself). The rules come from the file headers: probing a position of other rules is
+a :class:`VariantMismatchError`, a missing file a :class:`MissingSubspaceError` (a ``KeyError``)
+and a damaged one a :class:`CorruptDatabaseError`.
+
+Thread safety: a ``Tablebase`` may be shared between threads; files open under a lock and each
+file's block cache is locked.
+"""
+
+from __future__ import annotations
+
+import os
+import threading
+from dataclasses import dataclass, field
+
+from . import movegen
+from .dbfile import SUFFIX, TableFile
+from .errors import CorruptDatabaseError, MissingSubspaceError, VariantMismatchError
+from .index import Hasher, Subspace, subspace_of
+from .position import Move, Position
+
+VALUE_NAMES = ("draw", "win", "loss")
+_NEGATE = {"win": "loss", "loss": "win", "draw": "draw"}
+_TERMINAL = {movegen.WIN: "win", movegen.LOSS: "loss", movegen.DRAW: "draw"}
+
+
+@dataclass(frozen=True)
+class ProbeResult:
+    value: str
+    dtc: int | None
+
+
+@dataclass(frozen=True)
+class MoveInfo:
+    """A legal move with its value and distance from the point of view of the player making it."""
+
+    move: Move
+    value: str
+    dtc: int | None
+
+    def to_json(self):
+        return {"move": str(self.move), "value": self.value, "dtc": self.dtc}
+
+
+@dataclass
+class Analysis:
+    position: Position
+    value: str
+    dtc: int | None
+    moves: list = field(default_factory=list)
+
+    def to_json(self, notation: str = "compact"):
+        pos = self.position.to_fen() if notation == "fen" else self.position.to_compact()
+        return {
+            "position": pos,
+            "value": self.value,
+            "dtc": self.dtc,
+            "moves": [m.to_json() for m in self.moves],
+        }
+
+
+def move_order_key(info: MoveInfo):
+    """Best first: wins soonest, then draws, then losses latest."""
+    if info.value == "win":
+        return (0, info.dtc, str(info.move))
+    if info.value == "draw":
+        return (1, 0, str(info.move))
+    return (2, -(info.dtc or 0), str(info.move))
+
+
+def ruleset_fields(variant) -> dict:
+    """The header fields that must match for a file to serve a variant's positions."""
+    return {
+        "ruleset": variant.ruleset_id,
+        "board": variant.board.name,
+        "flying": variant.rules.flying,
+        "double_mill_removes": variant.rules.double_mill_removes,
+        "no_removal_limit": variant.rules.no_removal_limit,
+    }
+
+
+class Tablebase:
+    """Databases under a directory; see the module docstring."""
+
+    def __init__(self, path):
+        self.path = os.fspath(path)
+        if not os.path.isdir(self.path):
+            raise MissingSubspaceError(f"{self.path}: no such database directory")
+        self._files = {}
+        self._hashers = {}
+        self._lock = threading.Lock()
+
+    def close(self):
+        with self._lock:
+            for tf in self._files.values():
+                tf.close()
+            self._files.clear()
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+
+    # ------------------------------------------------------------------ files
+    def directory(self, variant) -> str:
+        sub = os.path.join(self.path, variant.ruleset_id)
+        if os.path.isdir(sub):
+            return sub
+        if os.path.basename(os.path.normpath(self.path)) == variant.ruleset_id:
+            return self.path
+        return sub
+
+    def table(self, variant, sub: Subspace) -> TableFile:
+        key = (variant.ruleset_id, sub)
+        with self._lock:
+            tf = self._files.get(key)
+            if tf is not None:
+                return tf
+            path = os.path.join(self.directory(variant), sub.name + SUFFIX)
+            try:
+                tf = TableFile(path)
+            except FileNotFoundError:
+                raise MissingSubspaceError(
+                    f"no database for subspace {sub} of ruleset {variant.ruleset_id} "
+                    f"({path} is missing; solve it with: morris solve --out {self.path} "
+                    f"--variant {variant.name} {sub})"
+                ) from None
+            want = ruleset_fields(variant)
+            got = {k: tf.header.get(k) for k in want}
+            if got != want:
+                tf.close()
+                raise VariantMismatchError(f"{path} holds rules {got}, not the rules {want}")
+            if tf.header.get("subspace") != sub.name or tf.header.get("points") != list(variant.board.points):
+                tf.close()
+                raise CorruptDatabaseError(f"{path}: header names subspace {tf.header.get('subspace')}")
+            self._files[key] = tf
+            return tf
+
+    def _hasher(self, board) -> Hasher:
+        h = self._hashers.get(board.name)
+        if h is None:
+            h = self._hashers[board.name] = Hasher(board)
+        return h
+
+    def slot(self, position: Position):
+        """(table, slot) of a non-terminal position."""
+        sub = subspace_of(position)
+        tf = self.table(position.variant, sub)
+        i = self._hasher(position.board).index_py(position.mover, position.opponent, tf.anchors)
+        return tf, i
+
+    # ------------------------------------------------------------------ probes
+    def probe(self, position: Position) -> ProbeResult:
+        """Value and distance of ``position`` (see the table in the module docstring)."""
+        end = movegen.outcome(position)
+        if end is not None:
+            return ProbeResult(_TERMINAL[end], 0)
+        tf, i = self.slot(position)
+        value = VALUE_NAMES[tf.value(i)]
+        return ProbeResult(value, None if value == "draw" else int(tf.dtc(i)))
+
+    def probe_wdl(self, position: Position) -> str:
+        """Only the value; reads no distance block."""
+        end = movegen.outcome(position)
+        if end is not None:
+            return _TERMINAL[end]
+        tf, i = self.slot(position)
+        return VALUE_NAMES[tf.value(i)]
+
+    def get(self, position: Position, default=None):
+        """``probe`` that returns ``default`` where no database covers the position."""
+        try:
+            return self.probe(position)
+        except MissingSubspaceError:
+            return default
+
+    def analyze(self, position: Position) -> Analysis:
+        """The position's value and every legal move's value and distance, best first."""
+        me = self.probe(position)
+        infos = []
+        for turn in movegen.legal_turns(position):
+            move = movegen.move_of_turn(position, turn)
+            child = movegen.play_turn(position, turn)
+            r = self.probe(child)
+            same_side = child.turn == position.turn
+            value = r.value if same_side else _NEGATE[r.value]
+            if value == "draw":
+                dtc = None
+            elif turn[2] or (position.in_placement and not child.in_placement):
+                dtc = 1  # a conversion: a removal, or the end of placement
+            else:
+                dtc = r.dtc + 1
+            infos.append(MoveInfo(move, value, dtc))
+        infos.sort(key=move_order_key)
+        return Analysis(position, me.value, me.dtc, infos)
+
+
+def open_tablebase(path) -> Tablebase:
+    """Open the databases under ``path`` (a context manager)."""
+    return Tablebase(path)

@@ -1,0 +1,86 @@
+"""The lookup API: probe, get, analyze, variants and terminal positions."""
+
+import shutil
+
+import pytest
+
+from solver import movegen
+from solver.errors import MissingSubspaceError, VariantMismatchError
+from solver.position import Position
+from solver.tablebase import open_tablebase
+from solver.variants import get_variant
+
+
+def test_probe_values_and_distances(solved):
+    with open_tablebase(solved) as tb:
+        r = tb.probe(Position.parse("a1,d1,g1/a7,d7,g7 w"))
+        assert r.value == "win" and r.dtc == 3
+        assert tb.probe_wdl(Position.parse("a1,d1,g1/a7,d7,g7 w")) == "win"
+        # a finished game needs no file
+        assert tb.probe(Position.parse("a1,d1/a7,d7,g7 w")).value == "loss"
+        assert tb.probe(Position.parse("a1,d1,g1,d2/a4,g4,b2,f2,d3 w")) .dtc == 0
+
+
+def test_analyze_is_consistent_with_probe(solved):
+    """Every move's value is the negation of the probed result, and the position's value is
+    that of its best move, on many positions of several subspaces."""
+    import numpy as np
+
+    from solver.index import Hasher, Subspace
+
+    v = get_variant("standard")
+    h = Hasher(v.board)
+    rng = np.random.default_rng(5)
+    with open_tablebase(solved) as tb:
+        for sub in (Subspace(3, 3), Subspace(4, 3), Subspace(3, 4), Subspace(4, 4)):
+            idx = rng.integers(0, h.slots(sub), 150)
+            movers, opps, used = h.unindex_batch(sub, idx)
+            for m, o, u in zip(movers, opps, used):
+                if not u:
+                    continue
+                pos = Position.from_mover(v, int(rng.integers(2)), int(m), int(o))
+                a = tb.analyze(pos)
+                assert len(a.moves) == len(movegen.legal_moves(pos))
+                best = a.moves[0] if a.moves else None
+                if best is None:
+                    assert a.value == "loss" and a.dtc == 0
+                    continue
+                assert best.value == a.value
+                if a.value == "win":
+                    assert a.dtc == min(mi.dtc for mi in a.moves if mi.value == "win")
+                elif a.value == "loss":
+                    assert a.dtc == max(mi.dtc for mi in a.moves)
+                    assert all(mi.value == "loss" for mi in a.moves)
+                else:
+                    assert a.dtc is None and all(mi.value != "win" for mi in a.moves)
+
+
+def test_colours_do_not_matter(solved):
+    with open_tablebase(solved) as tb:
+        w = tb.probe(Position.parse("a1,d1,g1,b2/a7,d7,g7 w"))
+        b = tb.probe(Position.parse("a7,d7,g7/a1,d1,g1,b2 b"))
+        assert w == b
+
+
+def test_six_and_standard_live_side_by_side(solved):
+    with open_tablebase(solved) as tb:
+        six = Position.parse("a1,d1,g1/a7,d7,b6 w", "six")
+        assert tb.probe(six).value in ("win", "draw", "loss")
+        with pytest.raises(MissingSubspaceError, match="5-3"):
+            tb.probe(Position.parse("a1,d1,g1,b2,b4/a7,d7,g7 w"))
+
+
+def test_other_rules_are_an_error_not_a_wrong_answer(solved, tmp_path):
+    db = tmp_path / "db"
+    shutil.copytree(solved, db)
+    # pretend the standard files were the no-flying ruleset
+    shutil.copytree(db / "standard", db / "standard-nofly")
+    nofly = get_variant("standard", flying=False)
+    with open_tablebase(db) as tb:
+        with pytest.raises(VariantMismatchError, match="not the rules"):
+            tb.probe(Position.parse("a1,d1,g1,b2/a7,d7,g7 w", nofly))
+
+
+def test_missing_directory(tmp_path):
+    with pytest.raises(MissingSubspaceError, match="no such database directory"):
+        open_tablebase(tmp_path / "nothing")
