@@ -27,6 +27,7 @@ import mmap
 import os
 import socket
 import struct
+import sys
 import threading
 import zlib
 from collections import OrderedDict
@@ -57,71 +58,71 @@ def _align(x: int) -> int:
     return (x + 7) & ~7
 
 
-def fill_unused(values: np.ndarray, dtc: np.ndarray):
-    """Give unused slots (value code 3) the value and distance of the slot before them, so
-    they compress away; probes never read them."""
-    used = values != CODE_UNUSED
-    if used.all():
-        return values, dtc
-    idx = np.where(used, np.arange(len(values)), 0)
-    np.maximum.accumulate(idx, out=idx)
-    v = values[idx]
-    d = dtc[idx]
-    if not used[0]:
-        first = np.argmax(used) if used.any() else len(values)
-        v[:first] = CODE_DRAW
-        d[:first] = 0
-    return v, d
+def plane_stats(values: np.ndarray, dtc: np.ndarray) -> dict:
+    """Counts of used slots, wins and losses, and the longest win and loss."""
+    from .kernels.pack import plane_stats as kernel
+
+    out = np.zeros((64, 5), dtype=np.int64)
+    kernel(values, dtc, 64, out)
+    return {
+        "positions": int(out[:, 0].sum()), "wins": int(out[:, 1].sum()), "losses": int(out[:, 2].sum()),
+        "max_win_dtc": int(out[:, 3].max()), "max_loss_dtc": int(out[:, 4].max()),
+    }
 
 
-def pack_2bit(values: np.ndarray) -> np.ndarray:
-    n = len(values)
-    pad = (-n) % 4
-    v = np.concatenate([values.astype(np.uint8), np.zeros(pad, np.uint8)]).reshape(-1, 4)
-    return (v[:, 0] | (v[:, 1] << 2) | (v[:, 2] << 4) | (v[:, 3] << 6)).astype(np.uint8)
+def unpack_2bit(packed, n: int) -> np.ndarray:
+    from .kernels.pack import unpack
 
-
-def unpack_2bit(packed: np.ndarray, n: int) -> np.ndarray:
     p = np.frombuffer(packed, dtype=np.uint8)
-    out = np.empty((len(p), 4), dtype=np.uint8)
-    for k in range(4):
-        out[:, k] = (p >> (2 * k)) & 3
-    return out.reshape(-1)[:n]
+    out = np.empty(n, dtype=np.uint8)
+    unpack(p, n, out)
+    return out
 
 
 def _compress_blocks(chunks, level, threads=None):
-    def work(chunk):
-        c = zstd.ZstdCompressor(level=level, write_checksum=True, write_content_size=True)
-        return c.compress(bytes(chunk))
+    local = threading.local()
 
-    threads = threads or min(4, os.cpu_count() or 1)
+    def work(chunk):
+        c = getattr(local, "c", None)
+        if c is None:
+            c = local.c = zstd.ZstdCompressor(level=level, write_checksum=True, write_content_size=True)
+        return c.compress(chunk)
+
+    threads = threads or (os.cpu_count() or 1)
     if len(chunks) < 4 or threads == 1:
         return [work(c) for c in chunks]
     with ThreadPoolExecutor(threads) as ex:
-        return list(ex.map(work, chunks))
+        return list(ex.map(work, chunks, chunksize=16))
 
 
 def write_table(path, header: dict, values: np.ndarray, dtc: np.ndarray, anchors: np.ndarray):
     """Write one subspace atomically. ``values``: codes 0 draw, 1 win, 2 loss, 3 unused;
     ``dtc``: distances (0 for draws); ``anchors``: the anchor representatives."""
-    values, dtc = fill_unused(np.asarray(values, np.uint8), np.asarray(dtc))
+    from .kernels.pack import fill_and_pack
+
+    values = np.ascontiguousarray(values, dtype=np.uint8)
+    dtc = np.ascontiguousarray(dtc)
     slots = len(values)
     wide = int(dtc.max(initial=0)) > 255
-    dtc_arr = dtc.astype(np.uint16 if wide else np.uint8)
-    packed = pack_2bit(values)
-    wdl_chunks = [packed[i : i + WDL_BLOCK // 4] for i in range(0, len(packed), WDL_BLOCK // 4)]
-    dtc_chunks = [dtc_arr[i : i + DTC_BLOCK] for i in range(0, slots, DTC_BLOCK)]
+    dtc_arr = np.empty(slots, dtype=np.uint16 if wide else np.uint8)
+    packed = np.zeros((slots + 3) // 4, dtype=np.uint8)
+    assert WDL_BLOCK == DTC_BLOCK and WDL_BLOCK % 4 == 0
+    fill_and_pack(values, dtc, WDL_BLOCK, packed, dtc_arr)
+    mv_p = memoryview(packed)
+    mv_d = memoryview(dtc_arr).cast("B")
+    width = dtc_arr.itemsize
+    wdl_chunks = [mv_p[i : i + WDL_BLOCK // 4] for i in range(0, len(packed), WDL_BLOCK // 4)]
+    dtc_chunks = [mv_d[i : i + DTC_BLOCK * width] for i in range(0, slots * width, DTC_BLOCK * width)]
     wdl_blocks = _compress_blocks(wdl_chunks, WDL_LEVEL)
     dtc_blocks = _compress_blocks(dtc_chunks, DTC_LEVEL)
-    anchor_blob = zstd.ZstdCompressor(level=19, write_checksum=True).compress(
-        np.asarray(anchors, dtype=np.uint32).tobytes()
-    )
+    # stored plain, so a reader can binary-search it in place (a few hundred KB at most)
+    anchor_blob = np.asarray(anchors, dtype="<u4").tobytes()
 
     def layout(start):
         out = {}
         pos = _align(start)
         out["anchors"] = {"offset": pos, "length": len(anchor_blob), "count": int(len(anchors)),
-                          "dtype": "uint32"}
+                          "dtype": "uint32le"}
         pos = _align(pos + len(anchor_blob))
         for name, blocks, per, codec in (
             ("wdl", wdl_blocks, WDL_BLOCK, "2bit"),
@@ -295,6 +296,10 @@ class TableFile:
         return CorruptDatabaseError(f"{self.path}: {why}")
 
     def close(self):
+        anchors = getattr(self, "_anchors", None)
+        if isinstance(anchors, memoryview):
+            anchors.release()
+            self._anchors = None
         mm = getattr(self, "_mm", None)
         if mm is not None:
             try:
@@ -371,16 +376,19 @@ class TableFile:
         return np.frombuffer(b"".join(parts), dtype="<u2" if codec == "uint16" else np.uint8).copy()
 
     @property
-    def anchors(self) -> list:
-        """The sorted anchor representatives (a list of ints)."""
+    def anchors(self):
+        """The sorted anchor representatives: a sequence of ints read in place from the file
+        (binary search over it touches a handful of pages)."""
         if self._anchors is None:
             sec = self.header["sections"]["anchors"]
-            blob = self._mm[sec["offset"] : sec["offset"] + sec["length"]]
-            raw = self._decompress(blob)
-            anchors = np.frombuffer(raw, dtype=np.uint32).astype(np.int64)
-            if len(anchors) != sec["count"]:
-                raise self._bad("anchor table has the wrong length")
-            self._anchors = anchors.tolist()  # a list: bisect on it is fast
+            count = int(sec["count"])
+            if sec["length"] != 4 * count or sec["offset"] + sec["length"] > len(self._mm):
+                raise self._bad("anchor table is damaged")
+            if sys.byteorder == "little":
+                self._anchors = memoryview(self._mm)[sec["offset"] : sec["offset"] + sec["length"]].cast("I")
+            else:  # pragma: no cover - big-endian hosts read a converted copy
+                raw = self._mm[sec["offset"] : sec["offset"] + sec["length"]]
+                self._anchors = np.frombuffer(raw, dtype="<u4").astype(np.int64).tolist()
         return self._anchors
 
     def checksum_ok(self) -> bool:

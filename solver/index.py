@@ -180,9 +180,18 @@ class Hasher:
     """The perfect hash of one board: orbit tables built on demand, batch kernels, and a
     pure-Python reference (:meth:`index_py`) that the kernels must match."""
 
-    def __init__(self, board):
+    def __init__(self, board, group=None):
+        """``group``: the board's symmetry group, when the caller has it already (a database
+        file records the group its hash used); computed from the board otherwise."""
         self.board = board
+        self._group = group
         self._orbits = {}
+
+    @property
+    def group(self):
+        if self._group is None:
+            self._group = self.board.symmetries
+        return self._group
 
     @cached_property
     def tables(self):
@@ -232,18 +241,13 @@ class Hasher:
     # -- pure Python reference
     @cached_property
     def _py(self):
-        """Per-symmetry byte image tables and rank tables as Python lists (for index_py)."""
-        g = self.board.symmetries
+        """Per-symmetry byte image tables, and rank tables whose rows are built on first use
+        (so that a new process answers its first probe quickly)."""
+        g = self.group
         nb = g.nbytes
         sym = [tuple(g.byte_images[s][j] for j in range(nb)) for s in range(len(g))]
         popc = [bin(v).count("1") for v in range(256)]
-        pext = [[sum(1 << i for i, b in enumerate(b for b in range(8) if f >> b & 1) if v >> b & 1)
-                 for v in range(256)] for f in range(256)]
-        n = self.board.n
-        colex = [[[sum(comb(8 * j + b, c + t + 1)
-                       for t, b in enumerate(b for b in range(8) if v >> b & 1))
-                   for v in range(256)] for c in range(n + 1)] for j in range(nb)]
-        return sym, popc, pext, colex, nb
+        return sym, popc, _LazyRows(_pext_row), _LazyRows(_colex_row), nb
 
     def index_py(self, mover: int, opp: int, reps=None) -> int:
         """Slot of (mover, opp) in its subspace, computed in plain Python. ``reps``: the sorted
@@ -283,7 +287,7 @@ class Hasher:
             r, below = 0, 0
             for j in range(nb):
                 v = (c >> (8 * j)) & 255
-                r += colex[j][below][v]
+                r += colex[(j, below)][v]
                 below += popc[v]
             if best is None or r < best:
                 best = r
@@ -298,13 +302,54 @@ class Hasher:
         rep = int(reps[orbit])
         free = self.board.full & ~rep
         mover = _unrank_in(r, sub.m, free)
-        group = self.board.symmetries
+        group = self.group
         used = all(
             _rank_in(group.apply(s, mover), free) >= r
             for s in range(len(group))
             if group.apply(s, rep) == rep
         )
         return mover, rep, used
+
+
+class _LazyRows(dict):
+    """``rows[key]`` built by ``make(key)`` the first time it is asked for."""
+
+    def __init__(self, make):
+        super().__init__()
+        self._make = make
+
+    def __missing__(self, key):
+        row = self[key] = self._make(key)
+        return row
+
+
+def _pext_row(f: int) -> list:
+    """Bits of each byte value selected by ``f``, packed to the low end (built by doubling:
+    the values with bit b set follow those without)."""
+    row = [0]
+    k = 0
+    for b in range(8):
+        if f >> b & 1:
+            row += [x | (1 << k) for x in row]
+            k += 1
+        else:
+            row += row
+    return row
+
+
+_PASCAL = [[comb(a, b) for b in range(34)] for a in range(34)]
+_POPC = [bin(v).count("1") for v in range(256)]
+
+
+def _colex_row(key) -> list:
+    """Colex-rank contribution of byte ``j`` with ``below`` set bits under it: each set bit
+    b, the t-th of the byte, adds C(8j + b, below + t + 1) (built by doubling over b)."""
+    j, below = key
+    row = [0]
+    for b in range(8):
+        pas = _PASCAL[8 * j + b]
+        row += [r + pas[below + _POPC[v] + 1] for v, r in enumerate(row)]
+    return row
 
 
 _POPC8 = np.array([bin(v).count("1") for v in range(256)], dtype=np.int64)

@@ -30,7 +30,7 @@ def bits(mask: int):
 
 
 def popcount(mask: int) -> int:
-    return bin(mask).count("1")
+    return mask.bit_count()
 
 
 def pieces_in_mills(board, pieces: int) -> int:

@@ -77,7 +77,7 @@ class Move:
 
 
 def _popcount(x: int) -> int:
-    return bin(x).count("1")
+    return x.bit_count()
 
 
 @dataclass(frozen=True)

@@ -99,12 +99,12 @@ def solve_pair(variant, top: Subspace, children: dict, hasher: Hasher | None = N
     table = np.zeros((len(parts), 5), dtype=np.int64)
     for p, s in enumerate(parts):
         table[p] = (s.m, s.o, offs[p], slots[p], (1 - p) if len(parts) == 2 else 0)
-    res = np.full(total_padded, K.UNUSED, dtype=np.uint16)
-    cnt = np.zeros(total_padded, dtype=np.uint8)
+    st = np.full(total_padded, K.UNUSED, dtype=np.uint16)
     flag0 = np.zeros(nblocks, dtype=np.uint8)
     flag1 = np.zeros(nblocks, dtype=np.uint8)
     seconds = {}
     name = "/".join(s.name for s in parts)
+    count_errors = np.zeros(64, dtype=np.int64)
 
     # phase 1: count
     t0 = time.perf_counter()
@@ -119,8 +119,10 @@ def solve_pair(variant, top: Subspace, children: dict, hasher: Hasher | None = N
             for b in range(lo, hi, step):
                 e = min(hi, b + step)
                 K.count_pass(T, Ob, variant.rules.flying, sub.m, sub.o, offs[p], slots[p],
-                             res, cnt, flag0, flag1, child, b, e)
+                             st, flag0, flag1, child, b, e, count_errors)
                 bar.update(min((e - b) * K.BLOCK, offs[p] + slots[p] - b * K.BLOCK))
+    if count_errors.any():
+        raise NotImplementedError(f"a position of {name} has more than {K.COUNT_MAX} moves")
     seconds["count"] = time.perf_counter() - t0
 
     # phase 2: propagate
@@ -148,9 +150,9 @@ def solve_pair(variant, top: Subspace, children: dict, hasher: Hasher | None = N
                     task_blk[t] = t
                     task_slot[t] = t * K.BLOCK
                 while (task_blk < nblocks).any():
-                    K.emit(T, Ob, variant.rules.flying, table, len(parts), res, d, flags,
+                    K.emit(T, Ob, variant.rules.flying, table, len(parts), st, d, flags,
                            task_blk, task_slot, buf, buf_n, errors)
-                    K.apply(res, cnt, d, buf, buf_n, flags_next, newly, errors)
+                    K.apply(st, d, buf, buf_n, flags_next, newly, errors)
                 nxt = flags_next.any(axis=0).astype(np.uint8)
             else:
                 nxt = np.zeros(nblocks, dtype=np.uint8)
@@ -166,14 +168,14 @@ def solve_pair(variant, top: Subspace, children: dict, hasher: Hasher | None = N
         raise RuntimeError(f"internal error in retrograde propagation ({int(errors.sum())} count errors)")
     seconds["propagate"] = time.perf_counter() - t0
 
-    # phase 3: finish
+    # phase 3: finish: a value plane, and the distances in place
     t0 = time.perf_counter()
+    del buf
+    vals = np.empty(total_padded, dtype=np.uint8)
+    K.finish(st, vals)
     values, dtcs = {}, {}
     for p, sub in enumerate(parts):
-        v = np.empty(slots[p], dtype=np.uint8)
-        dt = np.empty(slots[p], dtype=np.uint16)
-        K.finish(res, offs[p], offs[p] + slots[p], v, dt)
-        values[sub] = v
-        dtcs[sub] = dt
+        values[sub] = vals[offs[p] : offs[p] + slots[p]]
+        dtcs[sub] = st[offs[p] : offs[p] + slots[p]]
     seconds["finish"] = time.perf_counter() - t0
     return PairResult(values=values, dtc=dtcs, seconds=seconds, levels=d)

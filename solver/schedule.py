@@ -14,7 +14,7 @@ import time
 from dataclasses import dataclass, field
 
 from . import __version__
-from .dbfile import SUFFIX, TableFile, check_file, remove_stale_temporaries, write_table
+from .dbfile import SUFFIX, TableFile, check_file, plane_stats, remove_stale_temporaries, write_table
 from .index import Hasher, Subspace, count_positions, movement_subspaces
 from .retro import Reporter, pair_children, solve_pair
 from .tablebase import ruleset_fields
@@ -76,29 +76,26 @@ def pair_done(out, variant, top: Subspace) -> bool:
 
 
 def movement_header(variant, sub: Subspace, hasher: Hasher, values, dtc) -> dict:
-    import numpy as np
-
     board = variant.board
-    used = values != 3
-    wins = int(np.count_nonzero(values == 1))
-    losses = int(np.count_nonzero(values == 2))
-    positions = int(np.count_nonzero(used))
+    st = plane_stats(values, dtc)
+    positions = st["positions"]
     hdr = ruleset_fields(variant)
     hdr.update(
         format="morris-tablebase",
         generator=f"morris-solver {__version__}",
         points=list(board.points),
         symmetries=len(board.symmetries),
+        symmetry_perms=[list(p) for p in board.symmetries.perms],
         subspace=sub.name,
         phase="placement" if sub.placement else "movement",
         m=sub.m, o=sub.o, hm=sub.hm, ho=sub.ho,
         hash={"scheme": HASH_SCHEME, "anchor": "opponent", "orbits": int(len(hasher.anchor_reps(sub.o)))},
         positions=positions,
-        wins=wins,
-        losses=losses,
-        draws=positions - wins - losses,
-        max_win_dtc=int(dtc[values == 1].max(initial=0)),
-        max_loss_dtc=int(dtc[values == 2].max(initial=0)),
+        wins=st["wins"],
+        losses=st["losses"],
+        draws=positions - st["wins"] - st["losses"],
+        max_win_dtc=st["max_win_dtc"],
+        max_loss_dtc=st["max_loss_dtc"],
         distance="dtc",
     )
     expected = count_positions(board, sub.m, sub.o)

@@ -24,14 +24,10 @@ class SymmetryGroup:
         for perm in self.perms:
             tabs = []
             for j in range(nbytes):
-                tab = []
-                for v in range(256):
-                    img = 0
-                    for b in range(8):
-                        p = 8 * j + b
-                        if v >> b & 1 and p < self.n:
-                            img |= 1 << perm[p]
-                    tab.append(img)
+                tab = [0]
+                for b in range(8):  # doubling: the values with bit b set follow those without
+                    bit = 1 << perm[8 * j + b] if 8 * j + b < self.n else 0
+                    tab += [x | bit for x in tab]
                 tabs.append(tab)
             self.byte_images.append(tabs)
         self.nbytes = nbytes
@@ -75,48 +71,61 @@ def board_automorphisms(board) -> SymmetryGroup:
     mills = set(frozenset(m) for m in board.mills)
     mills_through = [[m for m in mills if p in m] for p in range(n)]
     degree = [bin(a).count("1") for a in adj]
-    # Assign points in breadth-first order so that adjacency prunes early.
+    # Assign points in breadth-first order: a point's image must then be a neighbour of its
+    # parent's image, which keeps the search small.
     order = []
+    parent = {}
     seen = set()
     for start in range(n):
         if start in seen:
             continue
         queue = [start]
         seen.add(start)
+        parent[start] = None
         while queue:
             p = queue.pop(0)
             order.append(p)
             for q in range(n):
                 if adj[p] >> q & 1 and q not in seen:
                     seen.add(q)
+                    parent[q] = p
                     queue.append(q)
     found = []
-    image = {}
-    used = set()
+    image = [-1] * n
 
-    def extend(k):
+    def extend(k, domain, rng):
+        # domain: mask of assigned points; rng: mask of their images
         if k == n:
-            found.append([image[i] for i in range(n)])
+            found.append(list(image))
             return
         p = order[k]
-        for q in range(n):
-            if q in used or degree[q] != degree[p]:
-                continue
-            if any((adj[p] >> r & 1) != (adj[q] >> image[r] & 1) for r in image):
+        up = parent[p]
+        candidates = ~rng & ((1 << n) - 1)
+        if up is not None:
+            candidates &= adj[image[up]]
+        near = adj[p] & domain
+        mapped = 0
+        r = near
+        while r:
+            low = r & -r
+            mapped |= 1 << image[low.bit_length() - 1]
+            r ^= low
+        while candidates:
+            low = candidates & -candidates
+            candidates ^= low
+            q = low.bit_length() - 1
+            # joined to exactly the images of p's assigned neighbours
+            if degree[q] != degree[p] or adj[q] & rng != mapped:
                 continue
             image[p] = q
-            ok = True
-            for m in mills_through[p]:
-                if all(x in image for x in m) and frozenset(image[x] for x in m) not in mills:
-                    ok = False
-                    break
-            if ok:
-                used.add(q)
-                extend(k + 1)
-                used.discard(q)
-            del image[p]
+            if all(
+                any(image[x] < 0 for x in m) or frozenset(image[x] for x in m) in mills
+                for m in mills_through[p]
+            ):
+                extend(k + 1, domain | (1 << p), rng | low)
+            image[p] = -1
 
-    extend(0)
+    extend(0, 0, 0)
     identity = list(range(n))
     found.sort(key=lambda perm: perm != identity)  # identity first, then search order
     return SymmetryGroup(found)

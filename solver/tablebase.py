@@ -43,6 +43,7 @@ from .dbfile import SUFFIX, TableFile
 from .errors import CorruptDatabaseError, MissingSubspaceError, VariantMismatchError
 from .index import Hasher, Subspace, subspace_of
 from .position import Move, Position
+from .symmetry import SymmetryGroup
 
 VALUE_NAMES = ("draw", "win", "loss")
 _NEGATE = {"win": "loss", "loss": "win", "draw": "draw"}
@@ -159,6 +160,11 @@ class Tablebase:
             if tf.header.get("subspace") != sub.name or tf.header.get("points") != list(variant.board.points):
                 tf.close()
                 raise CorruptDatabaseError(f"{path}: header names subspace {tf.header.get('subspace')}")
+            if variant.board.name not in self._hashers:
+                # the file records the symmetry group its hash used: no need to search for it
+                perms = tf.header.get("symmetry_perms")
+                group = SymmetryGroup(perms) if perms else None
+                self._hashers[variant.board.name] = Hasher(variant.board, group)
             self._files[key] = tf
             return tf
 
@@ -170,9 +176,10 @@ class Tablebase:
 
     def slot(self, position: Position):
         """(table, slot) of a non-terminal position."""
-        sub = subspace_of(position)
+        mover, opp = position.mover, position.opponent
+        sub = Subspace(mover.bit_count(), opp.bit_count(), position.mover_hand, position.opponent_hand)
         tf = self.table(position.variant, sub)
-        i = self._hasher(position.board).index_py(position.mover, position.opponent, tf.anchors)
+        i = self._hasher(position.board).index_py(mover, opp, tf.anchors)
         return tf, i
 
     # ------------------------------------------------------------------ probes

@@ -63,6 +63,12 @@ def verify(root: str, reporter: Reporter | None = None, forward: bool = True) ->
         else:
             with TableFile(path) as tf:
                 headers[path] = tf.header
+            perms = tf.header.get("symmetry_perms")
+            board = BOARDS.get(tf.header.get("board"))
+            if board is None:
+                fr.checksum = f"{path}: unknown board {tf.header.get('board')!r}"
+            elif perms is not None and {tuple(p) for p in perms} != set(board.symmetries.perms):
+                fr.checksum = f"{path}: the symmetry group in the header is not the board's"
         report.files.append(fr)
         rep.phase(f"checksum {fr.subspace}: {fr.checksum}")
     if not forward:

@@ -1,12 +1,16 @@
 """Retrograde analysis of one movement-phase pair (m, o)/(o, m) (numba).
 
-The positions of the pair live in two arrays over a global slot space: part p occupies
-``[off_p, off_p + slots_p)`` (offsets aligned to ``BLOCK``). Per slot:
+The positions of the pair live in one array ``st`` (uint16) over a global slot space: part p
+occupies ``[off_p, off_p + slots_p)`` (offsets aligned to ``BLOCK``). A slot is
 
-- ``res`` (uint16): 0 undecided, else ``dtc << 2 | code`` with code WIN (1), LOSS (2) or
-  UNUSED (3, a hash slot that holds no position);
-- ``cnt`` (uint8): non-removal moves whose value is still unknown (low 7 bits), and ``DRAWCONV``
-  (bit 7) when a removal leads to a drawn position (such a position never loses).
+- decided: ``dtc << 2 | code``, code WIN (1), LOSS (2) or UNUSED (3: a hash slot that holds no
+  position);
+- undecided (code 0): ``count << 2 | DRAWCONV?``, where count is the number of non-removal moves
+  whose value is still unknown and ``DRAWCONV`` (bit 9) says that a removal leads to a drawn
+  position (such a position never loses). Undecided positions end as draws.
+
+A decided slot never needs a count and an undecided one never a distance, so one uint16 holds
+either (2 bytes per position while solving).
 
 Phases (retro.py runs them and reports progress):
 
@@ -31,14 +35,16 @@ import numpy as np
 from numba import njit, prange
 
 from .bitboard import closed_mills, in_mills, removable
-from .bits import ctz
+from .bits import ctz, prefetch
 from .hashing import anchor, ranked, sym_image, unindex_one
 
 _NJ = dict(cache=True, nogil=True)
 
 BLOCK = 1 << 14
 WIN, LOSS, UNUSED = 1, 2, 3
-DRAWCONV = 128
+DRAWCONV = 1 << 9
+COUNT_MAX = 127
+PREFETCH = 24
 #: room kept free in a task buffer before another position's predecessors are emitted
 RESERVE = 1024
 
@@ -47,7 +53,7 @@ P_M, P_O, P_OFF, P_SLOTS, P_TARGET = 0, 1, 2, 3, 4
 
 
 @njit(parallel=True, **_NJ)
-def count_pass(T, Ob, flying, m, o, off, slots, res, cnt, flag0, flag1, child, lo_blk, hi_blk):
+def count_pass(T, Ob, flying, m, o, off, slots, st, flag0, flag1, child, lo_blk, hi_blk, errors):
     """Phase 1 for the blocks [lo_blk, hi_blk) of part (m, o); ``child``: values (0 draw,
     1 win, 2 loss) of subspace (o-1, m), empty when a removal ends the game."""
     n = T.n
@@ -62,8 +68,7 @@ def count_pass(T, Ob, flying, m, o, off, slots, res, cnt, flag0, flag1, child, l
         for g in range(g0, g1):
             M, O, used = unindex_one(T, Ob, m, o, g - off)
             if not used:
-                res[g] = UNUSED
-                cnt[g] = 0
+                st[g] = UNUSED
                 continue
             empty = T.full & ~(M | O)
             fly = flying and m == 3
@@ -105,21 +110,21 @@ def count_pass(T, Ob, flying, m, o, off, slots, res, cnt, flag0, flag1, child, l
                 if win:
                     break
             if win:
-                res[g] = (1 << 2) | WIN
+                st[g] = (1 << 2) | WIN
                 has1 = True
             elif nonrem == 0:
                 if not anymove:
-                    res[g] = LOSS
+                    st[g] = LOSS
                     has0 = True
                 elif drawc:
-                    res[g] = 0
-                    cnt[g] = DRAWCONV
+                    st[g] = DRAWCONV
                 else:
-                    res[g] = (1 << 2) | LOSS
+                    st[g] = (1 << 2) | LOSS
                     has1 = True
             else:
-                res[g] = 0
-                cnt[g] = nonrem | (DRAWCONV if drawc else 0)
+                if nonrem > COUNT_MAX:
+                    errors[bi % errors.shape[0]] += 1
+                st[g] = (nonrem << 2) | (DRAWCONV if drawc else 0)
         flag0[b] = has0
         flag1[b] = has1
 
@@ -136,7 +141,7 @@ def _stab_size(T, stab, mover):
 
 
 @njit(parallel=True, **_NJ)
-def emit(T, Ob, flying, parts, nparts, res, d, flags, task_blk, task_slot, buf, buf_n, errors):
+def emit(T, Ob, flying, parts, nparts, st, d, flags, task_blk, task_slot, buf, buf_n, errors):
     """Phase 2a: predecessors of the positions decided at dtc ``d`` into the task buffers.
 
     Task t scans the flagged blocks t, t + ntask, ... from where it stopped (``task_blk``,
@@ -168,7 +173,7 @@ def emit(T, Ob, flying, parts, nparts, res, d, flags, task_blk, task_slot, buf, 
             g1 = min((blk + 1) * BLOCK, offp + parts[p, P_SLOTS])
             full = False
             while g < g1:
-                v = np.int64(res[g])
+                v = np.int64(st[g])
                 kind = v & 3
                 if (v >> 2) != d or kind == 0 or kind == UNUSED:
                     g += 1
@@ -204,9 +209,9 @@ def emit(T, Ob, flying, parts, nparts, res, d, flags, task_blk, task_slot, buf, 
                         pb = srcs & -srcs
                         srcs ^= pb
                         gO2 = gO ^ gq ^ (np.int64(1) << T.sym_point[s, ctz(pb)])
+                        # no look at st[j] here: a branch on a random load would stall;
+                        # apply skips decided slots
                         j = base + ranked(T, s, rep, stab, gO2)
-                        if res[j] != 0:
-                            continue
                         if kind == LOSS:
                             buf[t, k] = j << 8
                             k += 1
@@ -241,8 +246,8 @@ def emit(T, Ob, flying, parts, nparts, res, d, flags, task_blk, task_slot, buf, 
 
 
 @njit(parallel=True, **_NJ)
-def apply(res, cnt, d, buf, buf_n, flags_next, newly, errors):
-    """Phase 2b: owner t updates the slots g with (g >> 12) % nown == t."""
+def apply(st, d, buf, buf_n, flags_next, newly, errors):
+    """Phase 2b: owner t updates the slots g with (g >> 12) % nown == t, fetching ahead."""
     nown = flags_next.shape[0]
     ntask = buf.shape[0]
     win = np.uint16(((d + 1) << 2) | WIN)
@@ -251,37 +256,45 @@ def apply(res, cnt, d, buf, buf_n, flags_next, newly, errors):
         c = 0
         bad = 0
         for task in range(ntask):
-            for e in range(buf_n[task]):
+            n = buf_n[task]
+            for e in range(n):
+                if e + PREFETCH < n:
+                    ahead = buf[task, e + PREFETCH] >> 8
+                    if (ahead >> 12) % nown == t:
+                        prefetch(st, ahead)
                 x = buf[task, e]
                 g = x >> 8
                 if (g >> 12) % nown != t:
                     continue
-                if res[g] != 0:
-                    continue
+                v = np.int64(st[g])
+                if v & 3:
+                    continue  # decided (or unused)
                 w = x & 255
                 if w == 0:
-                    res[g] = win
+                    st[g] = win
                     flags_next[t, g // BLOCK] = 1
                     c += 1
                 else:
-                    cc = np.int64(cnt[g])
-                    left = (cc & 127) - w
+                    left = ((v >> 2) & COUNT_MAX) - w
                     if left < 0:
                         bad += 1
                         left = 0
-                    if left == 0 and not (cc & DRAWCONV):
-                        res[g] = loss
+                    if left == 0 and not (v & DRAWCONV):
+                        st[g] = loss
                         flags_next[t, g // BLOCK] = 1
                         c += 1
-                    cnt[g] = np.uint8((cc & DRAWCONV) | left)
+                    else:
+                        st[g] = np.uint16((v & DRAWCONV) | (left << 2))
         newly[t] += c
         errors[t] += bad
 
 
 @njit(parallel=True, **_NJ)
-def finish(res, lo, hi, values, dtc):
-    """Split ``res[lo:hi]`` into a value plane (0 draw, 1 win, 2 loss, 3 unused) and dtc."""
-    for i in prange(hi - lo):
-        v = res[lo + i]
-        values[i] = v & 3
-        dtc[i] = v >> 2
+def finish(st, values):
+    """``values`` gets the value plane (0 draw, 1 win, 2 loss, 3 unused); ``st`` becomes the
+    distances in place (0 for draws)."""
+    for i in prange(st.shape[0]):
+        v = st[i]
+        code = v & 3
+        values[i] = code
+        st[i] = (v >> 2) if code else 0
