@@ -186,33 +186,103 @@ def parse_subspaces(names):
 @cli.command()
 @click.argument("subspace_names", metavar="[SUBSPACE]...", nargs=-1)
 @click.option("--out", "out", required=True, type=click.Path(file_okay=False), help="Database directory.")
+@click.option("--phase", type=click.Choice(["movement", "placement", "all"]), default="movement",
+              show_default=True, help="Without SUBSPACE: which phase to solve (placement needs movement).")
 @click.option("--max-pieces", type=click.IntRange(3, 12), default=None, help="Only subspaces with at most N a side.")
 @click.option("--jobs", type=click.IntRange(min=1), default=None, help="Threads for the kernels (default: all cores).")
 @click.option("--quiet", is_flag=True, help="No progress output.")
 @variant_options
-def solve(subspace_names, out, max_pieces, jobs, quiet, **kw):
+def solve(subspace_names, out, phase, max_pieces, jobs, quiet, **kw):
     """Solve subspaces into database files under OUT/<ruleset>/.
 
-    With no SUBSPACE, every movement subspace of the variant (those with at most --max-pieces a
+    SUBSPACE names a movement subspace (9-8) or a placement one (5-4+4+4: on the board, then in
+    hand). With none, every subspace of --phase (movement: those with at most --max-pieces a
     side). Dependencies are solved first; complete files are kept, so an interrupted run resumes.
     """
     import numba
 
+    from solver.placement import solve_placement
     from solver.retro import Reporter
     from solver.schedule import solve as run
 
     variant = make_variant(kw)
     if jobs:
         numba.set_num_threads(min(jobs, numba.config.NUMBA_NUM_THREADS))
-    targets = parse_subspaces(subspace_names) or None
+    targets = parse_subspaces(subspace_names)
+    reporter = Reporter(quiet=quiet)
+    movement_targets = [t for t in targets if not t.placement] or None
+    placement_targets = [t for t in targets if t.placement]
+    want_placement = bool(placement_targets) or (not targets and phase in ("placement", "all"))
+    if want_placement and max_pieces is not None:
+        raise click.UsageError("--max-pieces applies to the movement phase only")
     try:
-        summary = run(out, variant, targets=targets, max_pieces=max_pieces, reporter=Reporter(quiet=quiet))
+        if targets and not movement_targets and placement_targets:
+            summary = run(out, variant, reporter=reporter)  # the placement phase reads all of it
+        else:
+            summary = run(out, variant, targets=movement_targets, max_pieces=max_pieces, reporter=reporter)
+        click.echo(
+            f"movement: solved {len(summary.solved)} pairs, {len(summary.skipped)} already complete, "
+            f"in {summary.seconds:.1f} s"
+        )
+        if want_placement:
+            info = solve_placement(out, variant, targets=placement_targets or None, reporter=reporter)
+            click.echo(
+                f"placement: solved {info['solved']} subspaces ({info['positions']:,} positions), "
+                f"{info['skipped']} already complete, in {info['seconds']:.1f} s"
+            )
     except ValueError as exc:
         raise click.UsageError(str(exc)) from None
-    click.echo(
-        f"solved {len(summary.solved)} pairs, {len(summary.skipped)} already complete, "
-        f"in {summary.seconds:.1f} s; databases in {out}"
-    )
+    click.echo(f"databases in {out}")
+
+
+@cli.command("verify-draw")
+@click.option("--db", type=click.Path(file_okay=False), default=None,
+              help="Use the databases here (nothing is solved). Without it, what is missing is "
+                   "solved into ./tb first.")
+@click.option("--method", type=click.Choice(["search", "sweep"]), default="search", show_default=True,
+              help="search: alpha-beta over placement on the movement databases; sweep: the "
+                   "placement databases (solved if missing).")
+@click.option("--json", "as_json", is_flag=True, help="One JSON object.")
+@click.option("--quiet", is_flag=True, help="No progress output.")
+@variant_options
+def verify_draw(db, method, as_json, quiet, **kw):
+    """Compute the value of the start position, and say how."""
+    import time
+
+    from solver.placement import solve_placement
+    from solver.position import Position
+    from solver.retro import Reporter
+    from solver.schedule import solve as run
+    from solver.search import start_value_by_search
+    from solver.tablebase import open_tablebase
+
+    variant = make_variant(kw)
+    reporter = Reporter(quiet=quiet)
+    t0 = time.perf_counter()
+    target = db or "tb"
+    if db is None:
+        reporter.phase(f"solving what is missing into {target}")
+        run(target, variant, reporter=reporter)
+        if method == "sweep":
+            solve_placement(target, variant, reporter=reporter)
+    extra = {}
+    if method == "search":
+        r = start_value_by_search(target, variant, reporter=reporter)
+        value = r["value"]
+        how = (f"alpha-beta search of the placement phase ({r['nodes']:,} nodes, {r['leaves']:,} "
+               f"movement-phase lookups) on the movement databases in {target}")
+        extra = {"nodes": r["nodes"], "leaves": r["leaves"]}
+    else:
+        with open_tablebase(target) as tb:
+            value = tb.probe_wdl(Position.start(variant))
+        how = f"backward sweep of every placement subspace, databases in {target}"
+    seconds = time.perf_counter() - t0
+    if as_json:
+        click.echo(json.dumps({"variant": variant.name, "value": value, "method": method,
+                               "seconds": round(seconds, 3), **extra}))
+    else:
+        said = {"win": "a win for white", "loss": "a win for black", "draw": "a draw"}[value]
+        click.echo(f"{variant.name}: the start position is {said}, by {how}, in {seconds:.1f} s")
 
 
 def _read_positions(args):

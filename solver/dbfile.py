@@ -366,9 +366,14 @@ class TableFile:
 
     def values_all(self) -> np.ndarray:
         """The whole value plane (codes 0 draw, 1 win, 2 loss; unused slots hold a neighbour's)."""
-        offs, per, _ = self._sec["wdl"]
-        parts = [self._decompress(self._mm[int(offs[k]) : int(offs[k + 1])]) for k in range(len(offs) - 1)]
-        return unpack_2bit(b"".join(parts), self.slots)
+        return unpack_2bit(self.wdl_packed(), self.slots)
+
+    def wdl_packed(self) -> bytes:
+        """The value plane as stored: 4 slots per byte (blocks decompressed and joined)."""
+        offs, _, _ = self._sec["wdl"]
+        return b"".join(
+            self._decompress(self._mm[int(offs[k]) : int(offs[k + 1])]) for k in range(len(offs) - 1)
+        )
 
     def dtc_all(self) -> np.ndarray:
         offs, per, codec = self._sec["dtc"]

@@ -75,7 +75,7 @@ def pair_done(out, variant, top: Subspace) -> bool:
     return all(check_file(table_path(out, variant, s)) is None for s in top.pair)
 
 
-def movement_header(variant, sub: Subspace, hasher: Hasher, values, dtc) -> dict:
+def table_header(variant, sub: Subspace, hasher: Hasher, values, dtc) -> dict:
     board = variant.board
     st = plane_stats(values, dtc)
     positions = st["positions"]
@@ -128,7 +128,7 @@ def solve_one_pair(out, variant, top: Subspace, reporter=None, hasher=None) -> d
     for sub in top.pair:
         rep.phase(f"[{sub}] write")
         values, dtc = result.values[sub], result.dtc[sub]
-        hdr = movement_header(variant, sub, hasher, values, dtc)
+        hdr = table_header(variant, sub, hasher, values, dtc)
         write_table(table_path(out, variant, sub), hdr, values, dtc, hasher.anchor_reps(sub.o))
         stats[sub] = hdr
     seconds = dict(result.seconds, load=t_load, write=time.perf_counter() - t0)

@@ -283,6 +283,22 @@ def get_variant(
     return Variant(base.name, base.board, rules)
 
 
+def variant_for_header(header: dict) -> Variant:
+    """A variant with a database header's board and rules (the piece count, which files do not
+    depend on, set to the most the board holds)."""
+    try:
+        board = BOARDS[header["board"]]
+    except KeyError:
+        raise UnknownVariantError(f"unknown board {header.get('board')!r}") from None
+    rules = Rules(
+        pieces=min(12, board.n // 2),
+        flying=bool(header["flying"]),
+        double_mill_removes=int(header["double_mill_removes"]),
+        no_removal_limit=header["no_removal_limit"],
+    )
+    return Variant(header.get("ruleset", board.name), board, rules)
+
+
 def variant_from_description(d: dict) -> Variant:
     """Inverse of :meth:`Variant.describe` (used to read database headers)."""
     try:

@@ -56,47 +56,52 @@ def flies(flying, mover, mh, oh):
 
 
 @njit(inline="always", **_NJ)
-def _emit_removals(T, dm, opp, frm, to, closed, out, n):
-    k = 1 if dm == 1 else closed
-    left = popcount(opp)
-    if k > left:
-        k = left
+def removal_sets(T, dm, opp, closed, out):
+    """The sets of opponent pieces (masks) a turn closing ``closed`` mills removes, into
+    ``out``; returns how many. One set 0 when nothing is removed (no mill, or no opponent
+    piece); with two removals, each pair that some legal order takes, once."""
+    k = 0
+    if closed:
+        k = 1 if dm == 1 else closed
+        left = popcount(opp)
+        if k > left:
+            k = left
     if k == 0:
-        out[n, 0] = frm
-        out[n, 1] = to
-        out[n, 2] = 0
-        return n + 1
-    first = removable(T, opp)
-    if k == 1:
-        r = first
-        while r:
-            x = r & -r
-            r ^= x
-            out[n, 0] = frm
-            out[n, 1] = to
-            out[n, 2] = x
-            n += 1
-        return n
-    start = n
-    r = first
+        out[0] = 0
+        return 1
+    n = 0
+    r = removable(T, opp)
     while r:
         x = r & -r
         r ^= x
+        if k == 1:
+            out[n] = x
+            n += 1
+            continue
         r2 = removable(T, opp ^ x)
         while r2:
             y = r2 & -r2
             r2 ^= y
             s = x | y
             dup = False
-            for i in range(start, n):
-                if out[i, 2] == s:
+            for i in range(n):
+                if out[i] == s:
                     dup = True
                     break
             if not dup:
-                out[n, 0] = frm
-                out[n, 1] = to
-                out[n, 2] = s
+                out[n] = s
                 n += 1
+    return n
+
+
+@njit(inline="always", **_NJ)
+def _emit_removals(T, dm, opp, frm, to, closed, out, n, sets):
+    ns = removal_sets(T, dm, opp, closed, sets)
+    for i in range(ns):
+        out[n, 0] = frm
+        out[n, 1] = to
+        out[n, 2] = sets[i]
+        n += 1
     return n
 
 
@@ -104,6 +109,7 @@ def _emit_removals(T, dm, opp, frm, to, closed, out, n):
 def gen_turns(T, flying, dm, mover, opp, mh, oh, out):
     """Write every turn into ``out`` (rows frm, to, removed); return how many."""
     n = 0
+    sets = np.empty(64, dtype=np.int64)
     empty = T.full & ~(mover | opp)
     if mh > 0:
         e = empty
@@ -119,7 +125,7 @@ def gen_turns(T, flying, dm, mover, opp, mh, oh, out):
                 out[n, 2] = 0
                 n += 1
             else:
-                n = _emit_removals(T, dm, opp, -1, to, c, out, n)
+                n = _emit_removals(T, dm, opp, -1, to, c, out, n, sets)
         return n
     fly = flies(flying, mover, mh, oh)
     src = mover
@@ -140,7 +146,7 @@ def gen_turns(T, flying, dm, mover, opp, mh, oh, out):
                 out[n, 2] = 0
                 n += 1
             else:
-                n = _emit_removals(T, dm, opp, frm, to, c, out, n)
+                n = _emit_removals(T, dm, opp, frm, to, c, out, n, sets)
     return n
 
 

@@ -1,0 +1,91 @@
+"""The second, independent method for placement values: alpha-beta search.
+
+``PlacementSearch`` holds the movement-phase value planes of a variant in memory (2 bits per
+slot) and searches the placement phase down to the end of placement, where it looks the result
+up. It needs no placement databases, which makes it the cheaper route to the value of the start
+position of the standard game; the placement sweep (placement.py) must agree with it.
+"""
+
+from __future__ import annotations
+
+import os
+import time
+
+import numpy as np
+
+from .dbfile import SUFFIX, TableFile
+from .errors import MissingSubspaceError
+from .index import Hasher, Subspace, movement_subspaces
+from .position import Position
+from .retro import Reporter
+
+VALUES = {1: "win", 0: "draw", -1: "loss"}
+
+
+class PlacementSearch:
+    """Alpha-beta over placement with movement-phase lookups. ``tt_bits``: log2 of the
+    transposition table's entries (9 bytes each)."""
+
+    def __init__(self, db, variant, tt_bits: int = 22, reporter: Reporter | None = None):
+        rep = reporter or Reporter(quiet=True)
+        self.variant = variant
+        self.hasher = Hasher(variant.board)
+        n = variant.board.n
+        self.hasher.orbits(range(0, min(n, 2 * variant.pieces) + 1))
+        subs = movement_subspaces(variant)
+        directory = os.path.join(db, variant.ruleset_id)
+        planes = []
+        off = np.zeros((16, 16), dtype=np.int64)
+        pos = 0
+        with rep.bar(total=len(subs), desc="load movement values", unit="subspace") as bar:
+            for s in subs:
+                path = os.path.join(directory, s.name + SUFFIX)
+                if not os.path.exists(path):
+                    raise MissingSubspaceError(
+                        f"the search needs the movement subspace {s} ({path} is missing; "
+                        f"solve it with: morris solve --out {db} --variant {variant.name})"
+                    )
+                with TableFile(path) as tf:
+                    raw = tf.wdl_packed()
+                off[s.m, s.o] = pos
+                planes.append(raw)
+                pos += len(raw)
+                bar.update(1)
+        self.mv_packed = np.frombuffer(b"".join(planes), dtype=np.uint8)
+        self.mv_off = off
+        self.tt_keys = np.full(1 << tt_bits, -1, dtype=np.int64)
+        self.tt_vals = np.zeros(1 << tt_bits, dtype=np.int64)
+        self.stats = np.zeros(3, dtype=np.int64)
+
+    def value(self, pos: Position) -> int:
+        """+1 win, 0 draw, -1 loss for the side to move."""
+        from . import movegen
+        from .kernels.search import leaf_value, search
+
+        pos.check_variant(self.variant) if pos.variant.board != self.variant.board else None
+        end = movegen.outcome(pos)
+        if end is not None:
+            return {movegen.WIN: 1, movegen.DRAW: 0, movegen.LOSS: -1}[end]
+        T = self.hasher.tables
+        Ob = self.hasher.orbits(range(0, min(T.n, 2 * self.variant.pieces) + 1))
+        if not pos.in_placement:
+            return int(leaf_value(T, Ob, pos.mover, pos.opponent, self.mv_packed, self.mv_off))
+        return int(search(T, Ob, self.variant.rules.double_mill_removes, pos.mover, pos.opponent,
+                          pos.mover_hand, pos.opponent_hand, self.mv_packed, self.mv_off,
+                          self.tt_keys, self.tt_vals, self.stats))
+
+    @property
+    def nodes(self) -> int:
+        return int(self.stats[0])
+
+
+def start_value_by_search(db, variant, reporter=None, tt_bits=24) -> dict:
+    t0 = time.perf_counter()
+    s = PlacementSearch(db, variant, tt_bits=tt_bits, reporter=reporter)
+    t1 = time.perf_counter()
+    v = s.value(Position.start(variant))
+    t2 = time.perf_counter()
+    return {
+        "value": VALUES[v], "method": "search", "nodes": s.nodes, "leaves": int(s.stats[1]),
+        "tt_hits": int(s.stats[2]), "load_seconds": t1 - t0, "search_seconds": t2 - t1,
+    }

@@ -1,0 +1,138 @@
+"""Placement phase: the layer sweep and the alpha-beta search agree; the start values."""
+
+import json
+
+import numpy as np
+import pytest
+from click.testing import CliRunner
+
+from cli.main import cli
+from solver import movegen
+from solver.errors import MissingSubspaceError
+from solver.index import Subspace
+from solver.placement import child_subspaces, closure
+from solver.position import Position
+from solver.retro import Reporter
+from solver.search import PlacementSearch
+from solver.tablebase import open_tablebase
+from solver.variants import get_variant
+from solver.verify import verify
+
+VALUES = {1: "win", 0: "draw", -1: "loss"}
+
+
+@pytest.fixture(scope="session")
+def placed(solved):
+    """``solved`` plus the placement phase of Six Men's Morris, standard-3 and standard-4."""
+    from solver.placement import solve_placement
+
+    for name in ("six", "standard-3", "standard-4"):
+        solve_placement(solved, get_variant(name), reporter=Reporter(quiet=True))
+    return solved
+
+
+def random_placement_positions(variant, count, seed):
+    rng = np.random.default_rng(seed)
+    out = []
+    while len(out) < count:
+        pos = Position.start(variant)
+        for _ in range(int(rng.integers(0, 2 * variant.pieces))):
+            moves = movegen.legal_moves(pos)
+            if not moves:
+                break
+            pos = pos.play(moves[int(rng.integers(len(moves)))])
+        if pos.in_placement:
+            out.append(pos)
+    return out
+
+
+def test_six_mens_morris_start_is_a_draw_by_both_methods(placed):
+    v = get_variant("six")
+    with open_tablebase(placed) as tb:
+        assert tb.probe_wdl(Position.start(v)) == "draw"
+    search = PlacementSearch(placed, v)
+    assert search.value(Position.start(v)) == 0
+
+
+@pytest.mark.parametrize("name, count", [("six", 1000), ("standard-3", 300), ("standard-4", 500)])
+def test_sweep_and_search_agree_on_random_placement_positions(placed, name, count):
+    v = get_variant(name)
+    search = PlacementSearch(placed, v)
+    mismatches = []
+    with open_tablebase(placed) as tb:
+        for pos in random_placement_positions(v, count, seed=3):
+            swept = tb.probe_wdl(pos)
+            searched = VALUES[search.value(pos)]
+            if swept != searched:
+                mismatches.append((str(pos), swept, searched))
+    assert mismatches == []
+
+
+def test_standard_4_every_position_of_a_subspace(placed):
+    """Every position of one placement subspace of standard-4, by sweep and by search."""
+    from solver.index import Hasher
+
+    v = get_variant("standard-4")
+    sub = Subspace(2, 2, 2, 2)
+    h = Hasher(v.board)
+    movers, opps, used = h.unindex_batch(sub, np.arange(h.slots(sub)))
+    search = PlacementSearch(placed, v)
+    checked = 0
+    with open_tablebase(placed) as tb:
+        for m, o, u in zip(movers, opps, used):
+            if not u:
+                continue
+            pos = Position.from_mover(v, 0, int(m), int(o), 2, 2)
+            assert tb.probe_wdl(pos) == VALUES[search.value(pos)], pos
+            checked += 1
+    assert checked > 1000
+
+
+def test_placement_moves_and_distances(placed):
+    """analyze() works in the placement phase: the best move's value is the position's, and
+    distances count to the next removal or the end of placement (at most the plies left)."""
+    v = get_variant("six")
+    with open_tablebase(placed) as tb:
+        for pos in random_placement_positions(v, 100, seed=9):
+            a = tb.analyze(pos)
+            assert a.moves and a.moves[0].value == a.value
+            left = pos.white_hand + pos.black_hand
+            if a.dtc is not None:
+                assert 1 <= a.dtc <= left
+
+
+def test_verify_covers_placement_files(placed):
+    report = verify(placed)
+    placement = [f for f in report.files if "+" in f.subspace]
+    assert len(placement) > 100 and all(f.ok for f in placement)
+    assert report.ok
+
+
+def test_children_and_closure():
+    kids = child_subspaces(Subspace(4, 3, 5, 5), dm=1)
+    # a placement without removal: black (mover next) has 3, white 5, hands 5 and 4
+    assert kids[0] == (Subspace(3, 5, 5, 4), False)
+    assert kids[1] == (Subspace(2, 5, 5, 4), False)
+    last = child_subspaces(Subspace(4, 5, 1, 0), dm=1)
+    assert last[0] == (Subspace(5, 5), True)
+    subs = closure(get_variant("standard-3"), [Subspace(0, 0, 3, 3)])
+    # with 3 pieces a side only white's third placement can remove (into 1-3+1+0)
+    assert [s.name for s in subs] == [
+        "1-3+1+0", "2-3+1+0", "2-2+1+1", "1-2+2+1", "1-1+2+2", "0-1+3+2", "0-0+3+3",
+    ]
+
+
+def test_verify_draw_command(placed):
+    r = CliRunner().invoke(cli, ["verify-draw", "--variant", "six", "--db", placed, "--json", "--quiet"])
+    assert r.exit_code == 0, r.output
+    out = json.loads(r.output)
+    assert out["variant"] == "six" and out["value"] == "draw" and out["method"] == "search"
+    assert set(out) >= {"variant", "value", "method", "seconds"}
+    r = CliRunner().invoke(cli, ["verify-draw", "--variant", "six", "--db", placed, "--method", "sweep", "--quiet"])
+    assert r.exit_code == 0 and "a draw" in r.output
+
+
+def test_search_needs_the_movement_databases(tmp_path):
+    (tmp_path / "standard").mkdir()
+    with pytest.raises(MissingSubspaceError, match="needs the movement subspace 3-3"):
+        PlacementSearch(tmp_path, get_variant("standard-3"))
