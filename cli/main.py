@@ -401,6 +401,128 @@ def verify(db, checksums_only, quiet):
     click.echo(f"all {len(report.files)} files verified")
 
 
+@cli.command()
+@click.argument("position")
+@click.option("--db", required=True, type=click.Path(exists=True, file_okay=False), help="Database directory.")
+@click.option("--json", "as_json", is_flag=True, help="One JSON object.")
+@click.option("--seed", type=int, default=None, help="Seed for breaking ties between equal moves.")
+@variant_options
+def bestmove(position, db, as_json, seed, **kw):
+    """The perfect player's move in POSITION, with its value and distance."""
+    from solver.bot import PerfectPlayer
+    from solver.tablebase import open_tablebase
+
+    variant = make_variant(kw)
+    pos = read_position(position, variant)
+    with open_tablebase(db) as tb:
+        choice = PerfectPlayer(tb, seed).choose(pos)
+    if choice is None:
+        if as_json:
+            click.echo(json.dumps({"position": position, "move": None, "value": None, "dtc": None,
+                                   "rule": "the game is over"}))
+        else:
+            click.echo("the game is over")
+        return
+    if as_json:
+        obj = choice.to_json()
+        obj["position"] = position
+        click.echo(json.dumps(obj))
+    else:
+        dist = "" if choice.dtc is None else f" in {choice.dtc}"
+        click.echo(f"{choice.move} ({choice.value}{dist}; {choice.rule})")
+
+
+@cli.command()
+@click.argument("position", required=False, default="start")
+@click.option("--db", required=True, type=click.Path(exists=True, file_okay=False), help="Database directory.")
+@click.option("--as", "side", type=click.Choice(["white", "black"]), default="white", show_default=True,
+              help="The side you play.")
+@click.option("--seed", type=int, default=None, help="Seed for the bot's tie-breaks.")
+@variant_options
+def play(position, db, side, seed, **kw):
+    """Play against the perfect player in the terminal.
+
+    Type moves as tokens (d2, d2-d3, g1xd2); a move that closes a mill asks which piece to
+    remove when you leave the removal out. 'moves' lists the legal moves, 'quit' ends."""
+    from solver import movegen
+    from solver.bot import PerfectPlayer
+    from solver.movegen import Game
+    from solver.position import WHITE
+    from solver.tablebase import open_tablebase
+
+    variant = make_variant(kw)
+    game = Game(read_position(position, variant))
+    human = WHITE if side == "white" else 1 - WHITE
+    with open_tablebase(db) as tb:
+        bot = PerfectPlayer(tb, seed)
+        while game.result is None:
+            pos = game.position
+            click.echo(pos.diagram())
+            if pos.turn == human:
+                text = click.prompt("your move", prompt_suffix="> ", default="", show_default=False).strip()
+                if text in ("quit", "exit", "q"):
+                    click.echo("game abandoned")
+                    return
+                if text in ("moves", "?", "help"):
+                    click.echo("legal moves: " + " ".join(str(m) for m in game.legal_moves()))
+                    continue
+                try:
+                    move = movegen.Move.parse(text)
+                    if not move.removes:
+                        closing = [m for m in game.legal_moves()
+                                   if m.frm == move.frm and m.to == move.to and m.removes]
+                        if closing:
+                            options = sorted({r for m in closing for r in m.removes})
+                            victim = click.prompt(f"{move} closes a mill: remove which piece? "
+                                                  f"({', '.join(options)})", prompt_suffix="> ").strip()
+                            move = movegen.Move.parse(f"{move}x{victim.lstrip('x')}")
+                    game.push(move)
+                except MorrisError as exc:
+                    click.echo(f"{type(exc).__name__}: {exc}")
+                    continue
+            else:
+                try:
+                    choice = bot.choose(pos)
+                except MorrisError as exc:
+                    click.echo(f"{type(exc).__name__}: {exc}")
+                    click.echo("the bot cannot go on from here")
+                    return
+                dist = "" if choice.dtc is None else f" in {choice.dtc}"
+                click.echo(f"bot plays {choice.move} ({choice.value}{dist} for the bot)")
+                game.push(choice.move)
+        click.echo(game.position.diagram())
+        click.echo(f"result {game.result}: {game.reason}")
+
+
+@cli.command()
+@click.option("--db", type=click.Path(file_okay=False), default=None, help="Database directory.")
+@variant_options
+def engine(db, **kw):
+    """Speak the UCI-style engine protocol of Sanmill on stdin/stdout."""
+    from solver.engine import run
+
+    run(db, make_variant(kw))
+
+
+@cli.command()
+@click.option("--db", required=True, type=click.Path(exists=True, file_okay=False), help="Database directory.")
+@click.option("--host", default="127.0.0.1", show_default=True)
+@click.option("--port", default=8080, show_default=True, type=click.IntRange(0, 65535))
+@click.option("--quiet", is_flag=True, help="Do not log requests.")
+def serve(db, host, port, quiet):
+    """Serve the databases over HTTP: /api/probe and /api/bestmove (JSON)."""
+    from solver.server import serve as run
+
+    def ready(server):
+        h, p = server.server_address[:2]
+        click.echo(f"serving {db} on http://{h}:{p}/api/probe?position=...", err=True)
+
+    try:
+        run(db, host, port, quiet=quiet, ready=ready)
+    except KeyboardInterrupt:
+        pass
+
+
 def main(argv=None):
     cli.main(args=argv, prog_name="morris")
 

@@ -207,6 +207,15 @@ class Tablebase:
         except MissingSubspaceError:
             return default
 
+    def reply_values(self, position: Position) -> list[str]:
+        """The value of each legal move for the side making it, read without distances."""
+        out = []
+        for turn in movegen.legal_turns(position):
+            child = movegen.play_turn(position, turn)
+            v = self.probe_wdl(child)
+            out.append(v if child.turn == position.turn else _NEGATE[v])
+        return out
+
     def analyze(self, position: Position) -> Analysis:
         """The position's value and every legal move's value and distance, best first."""
         me = self.probe(position)

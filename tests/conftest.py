@@ -48,3 +48,15 @@ def solved(tmp_path_factory):
     solve(out, get_variant("standard"), max_pieces=4, reporter=Reporter(quiet=True))
     solve(out, get_variant("six"), reporter=Reporter(quiet=True))
     return out
+
+
+@pytest.fixture(scope="session")
+def placed(solved):
+    """``solved`` plus the placement phase of Six Men's Morris, standard-3 and standard-4."""
+    from solver.placement import solve_placement
+    from solver.retro import Reporter
+    from solver.variants import get_variant
+
+    for name in ("six", "standard-3", "standard-4"):
+        solve_placement(solved, get_variant(name), reporter=Reporter(quiet=True))
+    return solved

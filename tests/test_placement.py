@@ -21,16 +21,6 @@ from solver.verify import verify
 VALUES = {1: "win", 0: "draw", -1: "loss"}
 
 
-@pytest.fixture(scope="session")
-def placed(solved):
-    """``solved`` plus the placement phase of Six Men's Morris, standard-3 and standard-4."""
-    from solver.placement import solve_placement
-
-    for name in ("six", "standard-3", "standard-4"):
-        solve_placement(solved, get_variant(name), reporter=Reporter(quiet=True))
-    return solved
-
-
 def random_placement_positions(variant, count, seed):
     rng = np.random.default_rng(seed)
     out = []

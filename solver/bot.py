@@ -1,0 +1,93 @@
+"""A perfect player on top of the databases.
+
+Rules, in order (``PerfectPlayer.choose``):
+
+- **won**: play a winning move; first one after which the game is over (a removal that leaves
+  the opponent two pieces, or a move that blocks every opponent piece), then the one with the
+  smallest dtc, so the win is converted as soon as possible;
+- **lost**: play the move with the largest dtc (every move loses), so the loss comes as late as
+  possible;
+- **drawn**: play a drawing move; among them the one that leaves the opponent the most losing
+  replies (the "ultra-strong" idea of Gevay and Danner: keep every chance for the opponent to
+  go wrong), then the fewest drawing replies.
+
+Remaining ties are broken by a random generator seeded with ``seed``, over the moves in token
+order, so the same seed replays the same game. Outside the databases the player raises
+:class:`OutsideDatabaseError`; it never guesses.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+
+from . import movegen
+from .errors import MissingSubspaceError, OutsideDatabaseError
+from .position import Position
+from .tablebase import Analysis, MoveInfo, Tablebase
+
+
+@dataclass(frozen=True)
+class Choice:
+    move: object  # Move
+    value: str
+    dtc: int | None
+    rule: str
+    analysis: Analysis
+
+    def to_json(self, notation="compact"):
+        return {
+            "position": self.analysis.position.to_fen() if notation == "fen" else self.analysis.position.to_compact(),
+            "move": str(self.move),
+            "value": self.value,
+            "dtc": self.dtc,
+            "rule": self.rule,
+        }
+
+
+class PerfectPlayer:
+    def __init__(self, tablebase: Tablebase, seed: int | None = None):
+        self.tb = tablebase
+        self.rng = random.Random(seed)
+
+    def analyze(self, pos: Position) -> Analysis:
+        try:
+            return self.tb.analyze(pos)
+        except MissingSubspaceError as exc:
+            raise OutsideDatabaseError(f"{pos.to_compact()} is outside the databases: {exc}") from None
+
+    def choose(self, pos: Position) -> Choice | None:
+        """The move to play, or ``None`` when the game is over."""
+        a = self.analyze(pos)
+        if not a.moves:
+            return None
+        pick = self._pick
+        if a.value == "win":
+            wins = [m for m in a.moves if m.value == "win"]
+            finishing = [m for m in wins if movegen.outcome(pos.play(m.move)) is not None]
+            if finishing:
+                m = pick(finishing)
+                return Choice(m.move, m.value, m.dtc, "won: the move ends the game", a)
+            best = min(m.dtc for m in wins)
+            m = pick([x for x in wins if x.dtc == best])
+            return Choice(m.move, m.value, m.dtc, "won: smallest distance to conversion", a)
+        if a.value == "loss":
+            worst = max(m.dtc for m in a.moves)
+            m = pick([x for x in a.moves if x.dtc == worst])
+            return Choice(m.move, m.value, m.dtc, "lost: largest distance to conversion", a)
+        draws = [m for m in a.moves if m.value == "draw"]
+        scored = []
+        for m in draws:
+            try:
+                replies = self.tb.reply_values(pos.play(m.move))
+            except MissingSubspaceError as exc:
+                raise OutsideDatabaseError(f"{pos.to_compact()} is outside the databases: {exc}") from None
+            scored.append(((replies.count("loss"), -replies.count("draw")), m))
+        top = max(s for s, _ in scored)
+        m = pick([m for s, m in scored if s == top])
+        return Choice(m.move, m.value, m.dtc,
+                      f"drawn: leaves the opponent {top[0]} losing replies of {top[0] - top[1]} non-winning", a)
+
+    def _pick(self, infos: list[MoveInfo]) -> MoveInfo:
+        ordered = sorted(infos, key=lambda m: str(m.move))
+        return ordered[0] if len(ordered) == 1 else self.rng.choice(ordered)

@@ -1,0 +1,220 @@
+"""``morris engine``: the UCI-style protocol that Sanmill and its tools speak, over stdin/stdout.
+
+Commands: ``uci``, ``isready``, ``setoption name N value V``, ``ucinewgame``,
+``position startpos|fen <fen> [moves ...]``, ``go``, ``d``, ``stop``, ``quit``.
+
+As in Sanmill, each token is one atomic action: a placement (``d6``), a move (``d6-d5``) or a
+removal (``xb4``), so a turn that closes a mill is two tokens and leaves a removal pending in
+between. ``go`` answers with ``bestmove <token>``: the next action of the perfect player's turn
+(its placement or move, then, once the GUI has played that, its removal); ``bestmove draw`` after
+threefold repetition, ``bestmove none`` when the game is over or no database covers the position
+(an ``info string`` line says why). Scores are from White's point of view: ``score cp 0`` for a
+draw, ``score cp +/-(1000 - dtc)`` for a win/loss with distance dtc.
+
+Options: ``Seed`` (tie-breaking), ``Variant`` (standard, six, standard-N), ``DatabasePath``.
+"""
+
+from __future__ import annotations
+
+import sys
+from collections import Counter
+
+from . import movegen
+from .bot import PerfectPlayer
+from .errors import IllegalMoveError, MorrisError
+from .position import WHITE, Move, Position
+from .tablebase import open_tablebase
+from .variants import get_variant
+
+NAME = "morris perfect player"
+
+
+class Engine:
+    def __init__(self, db: str | None, variant=None, out=None):
+        self.out = out or sys.stdout
+        self.db = db
+        self.variant = variant or get_variant("standard")
+        self.seed = None
+        self.tb = None
+        self._reset()
+
+    # ------------------------------------------------------------------ io
+    def send(self, line: str):
+        self.out.write(line + "\n")
+        self.out.flush()
+
+    def _reset(self):
+        self.start = Position.start(self.variant)
+        self.positions = [self.start]
+        self.pending = None  # (frm, to, removed-so-far) of a turn waiting for its removals
+        self.player = None
+
+    def _player(self):
+        if self.player is None:
+            if self.tb is None:
+                if not self.db:
+                    raise MorrisError("no database: start with --db DIR or setoption name DatabasePath value DIR")
+                self.tb = open_tablebase(self.db)
+            self.player = PerfectPlayer(self.tb, self.seed)
+        return self.player
+
+    # ------------------------------------------------------------------ commands
+    def handle(self, line: str) -> bool:
+        """Run one command line; False after ``quit``."""
+        parts = line.strip().split()
+        if not parts:
+            return True
+        cmd, args = parts[0], parts[1:]
+        try:
+            if cmd == "uci":
+                self.send(f"id name {NAME}")
+                self.send("id author the morris toolkit developers")
+                self.send("option name Seed type spin default 0 min 0 max 2147483647")
+                self.send("option name Variant type string default standard")
+                self.send(f"option name DatabasePath type string default {self.db or ''}")
+                self.send("uciok")
+            elif cmd == "isready":
+                self.send("readyok")
+            elif cmd == "setoption":
+                self._setoption(args)
+            elif cmd == "ucinewgame":
+                self._reset()
+            elif cmd == "position":
+                self._position(args)
+            elif cmd == "go":
+                self._go()
+            elif cmd == "d":
+                for row in self.positions[-1].diagram().splitlines():
+                    self.send(f"# {row}")
+                self.send(f"# fen {self.positions[-1].to_fen()}")
+            elif cmd == "stop":
+                pass  # lookups are immediate; nothing runs in the background
+            elif cmd == "quit":
+                return False
+            else:
+                self.send(f"info string unknown command {cmd}")
+        except MorrisError as exc:
+            self.send(f"info string error {type(exc).__name__}: {exc}")
+            if cmd == "go":
+                self.send("bestmove none")
+        return True
+
+    def _setoption(self, args):
+        if "name" not in args:
+            raise MorrisError("setoption needs: name <option> [value <value>]")
+        i = args.index("name")
+        j = args.index("value") if "value" in args else len(args)
+        name = " ".join(args[i + 1 : j]).lower()
+        value = " ".join(args[j + 1 :])
+        if name == "seed":
+            try:
+                self.seed = int(value)
+            except ValueError:
+                raise MorrisError(f"Seed must be a number, got {value!r}") from None
+            self.player = None
+        elif name == "variant":
+            self.variant = get_variant(value)
+            self._reset()
+        elif name in ("databasepath", "perfectdatabasepath"):
+            self.db = value
+            self.tb = None
+            self.player = None
+        else:
+            self.send(f"info string unknown option {name}")
+
+    def _position(self, args):
+        if not args:
+            raise MorrisError("position needs startpos or fen <fen>")
+        if args[0] == "startpos":
+            start = Position.start(self.variant)
+            rest = args[1:]
+        elif args[0] == "fen":
+            k = args.index("moves") if "moves" in args else len(args)
+            fen = " ".join(a for a in args[1:k] if a != "ids:nodes")
+            start = Position.from_fen(fen, self.variant)
+            rest = args[k:]
+        else:
+            raise MorrisError(f"position {args[0]!r}: expected startpos or fen")
+        if rest and rest[0] != "moves":
+            raise MorrisError(f"unexpected {rest[0]!r} after the position (expected moves)")
+        positions = [start]
+        pending = None
+        for tok in rest[1:]:
+            positions, pending = self._action(positions, pending, tok)
+        self.start, self.positions, self.pending = start, positions, pending
+
+    def _action(self, positions, pending, tok):
+        """Apply one atomic action; return the new history and pending turn."""
+        pos = positions[-1]
+        board = pos.board
+        if tok.startswith("x"):
+            if pending is None:
+                raise IllegalMoveError(f"removal {tok} follows no move that closed a mill")
+            name = tok[1:]
+            if name not in board.index:
+                raise IllegalMoveError(f"{tok}: {name} is not a point")
+            frm, to, removed = pending
+            pending = (frm, to, removed | (1 << board.index[name]))
+        else:
+            if pending is not None:
+                raise IllegalMoveError(f"{tok}: the previous move still has to remove a piece")
+            mv = Move.parse(tok)
+            if mv.removes:  # a glued token is a whole turn
+                return positions + [pos.play(mv)], None
+            if mv.to not in board.index or (mv.frm and mv.frm not in board.index):
+                raise IllegalMoveError(f"{tok}: not a point of the board")
+            pending = (-1 if mv.frm is None else board.index[mv.frm], board.index[mv.to], 0)
+        turns = movegen.legal_turns(pos)
+        frm, to, removed = pending
+        if (frm, to, removed) in turns:
+            return positions + [movegen.play_turn(pos, (frm, to, removed))], None
+        if any(t[0] == frm and t[1] == to and t[2] & removed == removed and t[2] != removed for t in turns):
+            return positions, pending  # a mill closed: its removal comes next
+        token = tok if not tok.startswith("x") else str(movegen.move_of_turn(pos, (frm, to, 0))) + tok
+        movegen.turn_of_move(pos, token)  # raises with the reason
+        raise IllegalMoveError(f"illegal action {tok}")
+
+    def _go(self):
+        pos = self.positions[-1]
+        if movegen.outcome(pos) is not None:
+            self.send("info string the game is over")
+            self.send("bestmove none")
+            return
+        if Counter(self.positions)[pos] >= 3:
+            self.send("info string threefold repetition")
+            self.send("bestmove draw")
+            return
+        choice = self._player().choose(pos)
+        if self.pending is not None:
+            # the GUI played our move; pick the best removal that goes with it
+            frm, to, removed = self.pending
+            fitting = [m for m in choice.analysis.moves
+                       if self._turn(pos, m.move)[:2] == (frm, to) and self._turn(pos, m.move)[2] & removed == removed]
+            best = fitting[0]  # analysis moves are sorted best first
+            left = [r for r in best.move.removes if not removed >> pos.board.index[r] & 1]
+            self._score(pos, best.value, best.dtc)
+            self.send(f"bestmove x{left[0]}")
+            return
+        self._score(pos, choice.value, choice.dtc)
+        mv = choice.move
+        head = mv.to if mv.frm is None else f"{mv.frm}-{mv.to}"
+        self.send(f"info string {choice.rule}; full turn {mv}")
+        self.send(f"bestmove {head}")
+
+    @staticmethod
+    def _turn(pos, move):
+        return movegen.turn_of_move(pos, move)
+
+    def _score(self, pos, value, dtc):
+        cp = 0 if value == "draw" else (1000 - (dtc or 0)) * (1 if value == "win" else -1)
+        if pos.turn != WHITE:
+            cp = -cp
+        extra = "" if dtc is None else f" dtc {dtc}"
+        self.send(f"info depth 0 score cp {cp} string {value}{extra}")
+
+
+def run(db, variant=None, stdin=None, stdout=None):
+    engine = Engine(db, variant, stdout)
+    for line in stdin or sys.stdin:
+        if not engine.handle(line):
+            break

@@ -1,0 +1,112 @@
+"""The perfect player: converts wins in exactly dtc, never loses a draw, says when it cannot play."""
+
+import numpy as np
+import pytest
+
+from solver import movegen
+from solver.bot import PerfectPlayer
+from solver.errors import OutsideDatabaseError
+from solver.index import Hasher, Subspace
+from solver.movegen import Game
+from solver.position import Position
+from solver.tablebase import open_tablebase
+from solver.variants import get_variant
+
+SUBSPACES = {
+    "standard": [Subspace(3, 3), Subspace(4, 3), Subspace(3, 4), Subspace(4, 4)],
+    "six": [Subspace(3, 3), Subspace(4, 3), Subspace(4, 4), Subspace(5, 4), Subspace(5, 5), Subspace(6, 5)],
+}
+
+
+def sample(tb, value, count, seed):
+    """Random positions of the solved subspaces with the given value for the side to move."""
+    rng = np.random.default_rng(seed)
+    out = []
+    while len(out) < count:
+        name = ["standard", "six"][int(rng.integers(2))]
+        v = get_variant(name)
+        sub = SUBSPACES[name][int(rng.integers(len(SUBSPACES[name])))]
+        h = Hasher(v.board)
+        movers, opps, used = h.unindex_batch(sub, rng.integers(0, h.slots(sub), 64))
+        for m, o, u in zip(movers, opps, used):
+            if not u or len(out) >= count:
+                continue
+            pos = Position.from_mover(v, int(rng.integers(2)), int(m), int(o))
+            if movegen.outcome(pos) is None and tb.probe_wdl(pos) == value:
+                out.append(pos)
+    return out
+
+
+def test_bot_converts_every_win_in_exactly_dtc(solved):
+    with open_tablebase(solved) as tb:
+        bot = PerfectPlayer(tb, seed=1)
+        for pos in sample(tb, "win", 1000, seed=2):
+            dtc = tb.probe(pos).dtc
+            game = Game(pos)
+            first_conversion = None
+            while game.result is None and len(game.moves) < 500:
+                game.push(bot.choose(game.position).move)
+                if first_conversion is None and (game.moves[-1].removes or game.result):
+                    first_conversion = len(game.moves)
+            assert first_conversion == dtc, pos
+            winner = "1-0" if pos.turn == 0 else "0-1"
+            assert game.result == winner, (pos, game.result, game.reason)
+
+
+def random_mover(rng):
+    def move(pos):
+        ms = movegen.legal_moves(pos)
+        return ms[int(rng.integers(len(ms)))]
+    return move
+
+
+def greedy_mover(rng):
+    """One ply deep: take a piece when possible, else any move."""
+    def move(pos):
+        ms = movegen.legal_moves(pos)
+        removing = [m for m in ms if m.removes]
+        pool = removing or ms
+        return pool[int(rng.integers(len(pool)))]
+    return move
+
+
+@pytest.mark.parametrize("opponent", [random_mover, greedy_mover])
+def test_bot_never_loses_a_drawn_position(solved, opponent):
+    rng = np.random.default_rng(4)
+    other = opponent(rng)
+    with open_tablebase(solved) as tb:
+        bot = PerfectPlayer(tb, seed=3)
+        positions = sample(tb, "draw", 250, seed=5 if opponent is random_mover else 6)
+        for pos in positions:
+            game = Game(pos)
+            me = pos.turn
+            while game.result is None and len(game.moves) < 80:
+                p = game.position
+                game.push(bot.choose(p).move if p.turn == me else other(p))
+            lost = "0-1" if me == 0 else "1-0"
+            assert game.result != lost, (pos, game.moves)
+            # the bot's side is never worse than a draw after its own moves
+            assert tb.probe_wdl(game.position) != ("loss" if game.position.turn == me else "win")
+
+
+def test_bot_prefers_a_move_that_ends_the_game(solved):
+    with open_tablebase(solved) as tb:
+        pos = Position.parse("a1,d1,g4/a7,d7,g7 w")  # g4-g1 closes a1-d1-g1: black is left two
+        choice = PerfectPlayer(tb, seed=0).choose(pos)
+        assert choice.move.removes and choice.value == "win" and choice.dtc == 1
+        assert movegen.outcome(pos.play(choice.move)) is not None
+
+
+def test_same_seed_same_choices(solved):
+    with open_tablebase(solved) as tb:
+        positions = sample(tb, "draw", 30, seed=8)
+        a = [str(PerfectPlayer(tb, seed=11).choose(p).move) for p in positions]
+        b = [str(PerfectPlayer(tb, seed=11).choose(p).move) for p in positions]
+        assert a == b
+
+
+def test_outside_the_databases_it_says_so(solved):
+    with open_tablebase(solved) as tb:
+        with pytest.raises(OutsideDatabaseError, match="outside the databases"):
+            PerfectPlayer(tb).choose(Position.parse("a1,d1,g1,b2,b4/a7,d7,g7 w"))
+        assert PerfectPlayer(tb).choose(Position.parse("a1,d1/a7,d7,g7 w")) is None
