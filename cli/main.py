@@ -188,51 +188,69 @@ def parse_subspaces(names):
 @click.option("--out", "out", required=True, type=click.Path(file_okay=False), help="Database directory.")
 @click.option("--phase", type=click.Choice(["movement", "placement", "all"]), default="movement",
               show_default=True, help="Without SUBSPACE: which phase to solve (placement needs movement).")
-@click.option("--max-pieces", type=click.IntRange(3, 12), default=None, help="Only subspaces with at most N a side.")
-@click.option("--jobs", type=click.IntRange(min=1), default=None, help="Threads for the kernels (default: all cores).")
+@click.option("--max-pieces", type=click.IntRange(3, 12), default=None, help="Only movement subspaces with at most N a side.")
+@click.option("--jobs", type=click.IntRange(min=1), default=None,
+              help="Worker processes solving independent subspaces at once (default: one, in this process).")
+@click.option("--dask", "dask_address", default=None, metavar="ADDRESS",
+              help="Run on a Dask cluster (scheduler address), or local:N for a LocalCluster of N workers.")
+@click.option("--plan", "show_plan", is_flag=True, help="Print the jobs and the critical path; solve nothing.")
 @click.option("--quiet", is_flag=True, help="No progress output.")
 @variant_options
-def solve(subspace_names, out, phase, max_pieces, jobs, quiet, **kw):
+def solve(subspace_names, out, phase, max_pieces, jobs, dask_address, show_plan, quiet, **kw):
     """Solve subspaces into database files under OUT/<ruleset>/.
 
     SUBSPACE names a movement subspace (9-8) or a placement one (5-4+4+4: on the board, then in
     hand). With none, every subspace of --phase (movement: those with at most --max-pieces a
-    side). Dependencies are solved first; complete files are kept, so an interrupted run resumes.
+    side). Dependencies are solved first, each as soon as its inputs exist; complete files are
+    kept, so an interrupted run resumes where it stopped.
     """
-    import numba
+    import os
 
-    from solver.placement import solve_placement
+    from solver import schedule
     from solver.retro import Reporter
-    from solver.schedule import solve as run
 
     variant = make_variant(kw)
-    if jobs:
-        numba.set_num_threads(min(jobs, numba.config.NUMBA_NUM_THREADS))
-    targets = parse_subspaces(subspace_names)
-    reporter = Reporter(quiet=quiet)
-    movement_targets = [t for t in targets if not t.placement] or None
-    placement_targets = [t for t in targets if t.placement]
-    want_placement = bool(placement_targets) or (not targets and phase in ("placement", "all"))
-    if want_placement and max_pieces is not None:
+    targets = parse_subspaces(subspace_names) or None
+    if max_pieces is not None and (phase != "movement" or any(t.placement for t in targets or [])):
         raise click.UsageError("--max-pieces applies to the movement phase only")
     try:
-        if targets and not movement_targets and placement_targets:
-            summary = run(out, variant, reporter=reporter)  # the placement phase reads all of it
-        else:
-            summary = run(out, variant, targets=movement_targets, max_pieces=max_pieces, reporter=reporter)
-        click.echo(
-            f"movement: solved {len(summary.solved)} pairs, {len(summary.skipped)} already complete, "
-            f"in {summary.seconds:.1f} s"
-        )
-        if want_placement:
-            info = solve_placement(out, variant, targets=placement_targets or None, reporter=reporter)
-            click.echo(
-                f"placement: solved {info['solved']} subspaces ({info['positions']:,} positions), "
-                f"{info['skipped']} already complete, in {info['seconds']:.1f} s"
-            )
+        job_list, deps = schedule.job_graph(variant, targets, max_pieces, phase)
     except ValueError as exc:
         raise click.UsageError(str(exc)) from None
-    click.echo(f"databases in {out}")
+    if show_plan:
+        heavy, path, total, weight = schedule.critical_path(variant, job_list, deps)
+        click.echo(f"{len(job_list)} jobs, {total:,} positions")
+        for j in job_list:
+            needs = ", ".join(d.name for d in deps[j]) or "-"
+            click.echo(f"  {j.name:<14} {weight[j]:>15,} positions  needs {needs}")
+        click.echo(f"critical path ({len(path)} jobs, {heavy:,} positions, {100 * heavy / max(1, total):.1f}% of all):")
+        click.echo("  " + " -> ".join(j.name for j in path))
+        click.echo(f"no number of machines can finish sooner than the critical path: at most "
+                   f"{total / max(1, heavy):.2f}x the speed of one machine of the same kind")
+        return
+    reporter = Reporter(quiet=quiet)
+    kwargs = {}
+    cleanup = []
+    cores = os.cpu_count() or 1
+    if dask_address:
+        from solver.cluster import dask_executor
+
+        kwargs, close = dask_executor(dask_address, variant, reporter)
+        cleanup.append(close)
+    elif jobs:
+        kwargs = dict(executor=schedule.local_pool(jobs), executor_factory=lambda: schedule.local_pool(jobs),
+                      threads=max(1, cores // jobs))
+        cleanup.append(lambda: kwargs["executor"].shutdown())
+    try:
+        summary = schedule.solve(out, variant, targets=targets, max_pieces=max_pieces, phase=phase,
+                                 reporter=reporter, **kwargs)
+    finally:
+        for c in cleanup:
+            c()
+    click.echo(
+        f"solved {len(summary.solved)} jobs, {len(summary.skipped)} already complete, in "
+        f"{summary.seconds:.1f} s; databases in {out}"
+    )
 
 
 @cli.command("verify-draw")

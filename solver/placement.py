@@ -124,54 +124,34 @@ def evaluate(variant, sub: Subspace, planes: _Planes, hasher: Hasher, lo=0, hi=N
     return vals, dtc
 
 
-def solve_placement(out, variant, targets=None, reporter=None) -> dict:
-    """Sweep the placement subspaces (all reachable ones, or what ``targets`` need), last layer
-    first, skipping complete files. The movement phase must be solved already."""
+def solve_placement_subspace(out, variant, sub: Subspace, hasher: Hasher | None = None, planes=None) -> int:
+    """Solve one placement subspace from its children's files; returns its positions."""
     from .schedule import table_header
 
-    rep = reporter or Reporter()
-    hasher = Hasher(variant.board)
-    dm = variant.rules.double_mill_removes
-    subs = closure(variant, targets if targets is not None else placement_subspaces(variant))
-    os.makedirs(os.path.join(out, variant.ruleset_id), exist_ok=True)
-    for name in remove_stale_temporaries(os.path.join(out, variant.ruleset_id)):
-        rep.phase(f"removed {name}, left by an interrupted run")
-    missing = sorted({m for s in subs for m in needed_movement(child_subspaces(s, dm))
-                      if check_file(_path(out, variant, m)) is not None})
-    if missing:
-        from .errors import MissingSubspaceError
+    hasher = hasher or Hasher(variant.board)
+    planes = planes or _Planes(out, variant)
+    vals, dtc = evaluate(variant, sub, planes, hasher)
+    hdr = table_header(variant, sub, hasher, vals, dtc)
+    hdr["distance"] = "dtc-placement"
+    write_table(_path(out, variant, sub), hdr, vals, dtc, hasher.anchor_reps(sub.o))
+    return hdr["positions"]
 
-        raise MissingSubspaceError(
-            f"the placement sweep needs movement subspaces {', '.join(map(str, missing))} "
-            f"in {os.path.join(out, variant.ruleset_id)}"
-        )
-    planes = _Planes(out, variant)
+
+def solve_placement(out, variant, targets=None, reporter=None) -> dict:
+    """Solve the placement subspaces (every reachable one, or what ``targets`` need), last layer
+    first, after the movement phase they read (solved too if missing); complete files are kept."""
+    from .schedule import solve
+
     t0 = time.perf_counter()
-    done = skipped = positions = 0
-    by_layer = {}
-    for s in subs:
-        by_layer.setdefault(layer(variant, s), []).append(s)
-    with rep.bar(total=len(subs), desc="placement sweep", unit="subspace") as bar:
-        for L in sorted(by_layer, reverse=True):
-            rep.phase(f"placement layer {L} ({L} pieces placed): {len(by_layer[L])} subspaces")
-            for s in by_layer[L]:
-                path = _path(out, variant, s)
-                if check_file(path) is None:
-                    skipped += 1
-                    bar.update(1)
-                    continue
-                vals, dtc = evaluate(variant, s, planes, hasher)
-                hdr = table_header(variant, s, hasher, vals, dtc)
-                hdr["distance"] = "dtc-placement"
-                write_table(path, hdr, vals, dtc, hasher.anchor_reps(s.o))
-                positions += hdr["positions"]
-                done += 1
-                bar.update(1)
-            # the next layer (lower) reads this one; planes of higher layers are done with
-            planes.keep_only(set(by_layer[L]))
-    seconds = time.perf_counter() - t0
-    rep.phase(f"placement: {done} subspaces solved ({positions:,} positions), {skipped} complete, in {seconds:.1f} s")
-    return {"solved": done, "skipped": skipped, "positions": positions, "seconds": seconds}
+    summary = solve(out, variant, targets=targets or placement_subspaces(variant), phase="placement",
+                    reporter=reporter or Reporter())
+    placed = [x for x in summary.solved if x["job"].kind == "placement"]
+    return {
+        "solved": len(placed),
+        "skipped": sum(1 for s in summary.skipped if s.placement),
+        "positions": sum(x["positions"] for x in placed),
+        "seconds": time.perf_counter() - t0,
+    }
 
 
 def verify_placement_file(fr, header, directory, rep):

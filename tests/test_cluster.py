@@ -1,0 +1,94 @@
+"""Solving through executors: a local process pool and a Dask LocalCluster."""
+
+import os
+import signal
+import sys
+import threading
+import time
+
+import pytest
+from click.testing import CliRunner
+
+from cli.main import cli
+from solver import schedule
+from solver.errors import MorrisError
+from solver.retro import Reporter
+from solver.variants import get_variant
+from solver.verify import verify
+
+
+def files_of(d):
+    out = {}
+    for root, _, names in os.walk(d):
+        for n in names:
+            if n.endswith(".mtb"):
+                p = os.path.join(root, n)
+                out[os.path.relpath(p, d)] = open(p, "rb").read()
+    return out
+
+
+def standard_files(solved):
+    return {k: v for k, v in files_of(solved).items() if k.startswith("standard/") and "+" not in k}
+
+
+def test_process_pool_gives_identical_files(solved, tmp_path):
+    pool = schedule.local_pool(2)
+    try:
+        schedule.solve(str(tmp_path), get_variant("standard"), max_pieces=4, reporter=Reporter(quiet=True),
+                       executor=pool, threads=1)
+    finally:
+        pool.shutdown()
+    assert files_of(tmp_path) == standard_files(solved)
+
+
+def test_dask_local_cluster_gives_identical_files(solved, tmp_path):
+    pytest.importorskip("distributed")
+    r = CliRunner().invoke(cli, ["solve", "--out", str(tmp_path), "--max-pieces", "4", "--dask", "local:2", "--quiet"])
+    assert r.exit_code == 0, r.output
+    assert files_of(tmp_path) == standard_files(solved)
+
+
+def test_a_killed_worker_does_not_stop_the_solve(tmp_path):
+    pytest.importorskip("distributed")
+    from solver.cluster import dask_executor
+
+    variant = get_variant("standard")
+    kwargs, close = dask_executor("local:2", variant, Reporter(quiet=True))
+    errors = []
+
+    def run():
+        try:
+            schedule.solve(str(tmp_path), variant, max_pieces=5, reporter=Reporter(quiet=True), **kwargs)
+        except Exception as exc:  # pragma: no cover - reported below
+            errors.append(exc)
+
+    t = threading.Thread(target=run)
+    t.start()
+    # wait until the first pair is written, then kill a worker while the others run
+    first = tmp_path / "standard" / "3-3.mtb"
+    deadline = time.time() + 300
+    while not first.exists() and time.time() < deadline:
+        time.sleep(0.05)
+    from distributed import default_client
+
+    pids = list(default_client().run(os.getpid).values())
+    os.kill(pids[0], signal.SIGKILL)
+    t.join(timeout=600)
+    close()
+    assert not errors, errors
+    report = verify(str(tmp_path))
+    assert report.ok and len(report.files) == 9
+
+
+def test_missing_dask_is_a_clear_error(monkeypatch, tmp_path):
+    monkeypatch.setitem(sys.modules, "dask.distributed", None)
+    r = CliRunner().invoke(cli, ["solve", "--out", str(tmp_path), "--max-pieces", "3", "--dask", "local:2"])
+    assert r.exit_code == 2
+    assert "pip install" in r.output and "dask" in r.output
+
+
+def test_plan_prints_the_critical_path():
+    r = CliRunner().invoke(cli, ["solve", "--out", "unused", "--plan"])
+    assert r.exit_code == 0
+    assert "critical path (13 jobs, 5,328,038,462 positions" in r.output
+    assert "9-8/8-9 -> 9-9" in r.output
