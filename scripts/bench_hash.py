@@ -8,7 +8,9 @@ median of the repeats.
 """
 
 import argparse
+import os
 import statistics
+import sys
 import time
 
 import numba
@@ -24,6 +26,7 @@ def main():
     ap.add_argument("--subspace", default="8-8")
     ap.add_argument("--count", type=int, default=2_000_000)
     ap.add_argument("--repeat", type=int, default=5)
+    ap.add_argument("--write-doc", action="store_true")
     args = ap.parse_args()
     numba.set_num_threads(1)
     board = get_variant(args.variant).board
@@ -52,6 +55,18 @@ def main():
     print(f"subspace {sub} ({slots:,} slots), {args.count:,} random positions, 1 thread, median of {args.repeat}")
     print(f"index:   {mi:6.1f} M/s per core")
     print(f"unindex: {mu:6.1f} M/s per core")
+    if args.write_doc:
+        sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+        from _report import machine, write_section
+
+        write_section(f"hash-{sub}", "\n".join([
+            f"Measured with `python3 scripts/bench_hash.py --subspace {sub} --count {args.count} --repeat {args.repeat} --write-doc` "
+            f"on {machine()} (one thread; median of {args.repeat}; random raw positions, so every index call canonicalises).",
+            "",
+            "| subspace | slots | index | unindex |",
+            "|---|---:|---:|---:|",
+            f"| {sub} | {slots:,} | {mi:.1f} M/s per core | {mu:.1f} M/s per core |",
+        ]))
 
 
 if __name__ == "__main__":

@@ -56,60 +56,65 @@ def flies(flying, mover, mh, oh):
 
 
 @njit(inline="always", **_NJ)
-def removal_sets(T, dm, opp, closed, out):
-    """The sets of opponent pieces (masks) a turn closing ``closed`` mills removes, into
-    ``out``; returns how many. One set 0 when nothing is removed (no mill, or no opponent
-    piece); with two removals, each pair that some legal order takes, once."""
-    k = 0
-    if closed:
-        k = 1 if dm == 1 else closed
-        left = popcount(opp)
-        if k > left:
-            k = left
+def removal_turns(T, dm, opp, frm, to, closed, out, n):
+    """Write the turns (frm, to, removed) of a move closing ``closed`` >= 1 mills into ``out[n:]``,
+    one per set of opponent pieces it may remove (one with nothing removed when the opponent
+    has no piece; with two removals, each pair that some legal order takes, once); return the
+    row after the last. The placement and search kernels call it with a scratch array."""
+    k = 1 if dm == 1 else closed
+    left = popcount(opp)
+    if k > left:
+        k = left
     if k == 0:
-        out[0] = 0
-        return 1
-    n = 0
-    r = removable(T, opp)
+        out[n, 0] = frm
+        out[n, 1] = to
+        out[n, 2] = 0
+        return n + 1
+    first = removable(T, opp)
+    if k == 1:
+        r = first
+        while r:
+            x = r & -r
+            r ^= x
+            out[n, 0] = frm
+            out[n, 1] = to
+            out[n, 2] = x
+            n += 1
+        return n
+    start = n
+    r = first
     while r:
         x = r & -r
         r ^= x
-        if k == 1:
-            out[n] = x
-            n += 1
-            continue
         r2 = removable(T, opp ^ x)
         while r2:
             y = r2 & -r2
             r2 ^= y
             s = x | y
             dup = False
-            for i in range(n):
-                if out[i] == s:
+            for i in range(start, n):
+                if out[i, 2] == s:
                     dup = True
                     break
             if not dup:
-                out[n] = s
+                out[n, 0] = frm
+                out[n, 1] = to
+                out[n, 2] = s
                 n += 1
     return n
 
 
 @njit(inline="always", **_NJ)
-def _emit_removals(T, dm, opp, frm, to, closed, out, n, sets):
-    ns = removal_sets(T, dm, opp, closed, sets)
-    for i in range(ns):
-        out[n, 0] = frm
-        out[n, 1] = to
-        out[n, 2] = sets[i]
-        n += 1
-    return n
+def no_removal(out):
+    """The single turn row of a move that closes no mill (for callers of removal_turns)."""
+    out[0, 2] = 0
+    return 1
 
 
 @njit(**_NJ)
 def gen_turns(T, flying, dm, mover, opp, mh, oh, out):
     """Write every turn into ``out`` (rows frm, to, removed); return how many."""
     n = 0
-    sets = np.empty(64, dtype=np.int64)
     empty = T.full & ~(mover | opp)
     if mh > 0:
         e = empty
@@ -125,7 +130,7 @@ def gen_turns(T, flying, dm, mover, opp, mh, oh, out):
                 out[n, 2] = 0
                 n += 1
             else:
-                n = _emit_removals(T, dm, opp, -1, to, c, out, n, sets)
+                n = removal_turns(T, dm, opp, -1, to, c, out, n)
         return n
     fly = flies(flying, mover, mh, oh)
     src = mover
@@ -146,7 +151,7 @@ def gen_turns(T, flying, dm, mover, opp, mh, oh, out):
                 out[n, 2] = 0
                 n += 1
             else:
-                n = _emit_removals(T, dm, opp, frm, to, c, out, n, sets)
+                n = removal_turns(T, dm, opp, frm, to, c, out, n)
     return n
 
 

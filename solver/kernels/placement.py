@@ -15,7 +15,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, prange
 
-from .bitboard import LOSE_BELOW, closed_mills, removal_sets
+from .bitboard import LOSE_BELOW, closed_mills, no_removal, removal_turns
 from .bits import ctz, popcount
 from .hashing import anchor, ranked, sym_image, unindex_one
 
@@ -71,7 +71,7 @@ def placement_eval(T, Ob, dm, m, o, hm, ho, lo, hi, out_vals, out_dtc,
     for c in prange(nchunk):
         a = lo + span * c // nchunk
         b = lo + span * (c + 1) // nchunk
-        sets = np.empty(64, dtype=np.int64)
+        sets = np.empty((64, 3), dtype=np.int64)
         for i in range(a, b):
             M, O, used = unindex_one(T, Ob, m, o, i)
             if not used:
@@ -90,9 +90,9 @@ def placement_eval(T, Ob, dm, m, o, hm, ho, lo, hi, out_vals, out_dtc,
                 moves += 1
                 M2 = M | qb
                 closed = closed_mills(T, M2, ctz(qb))
-                ns = removal_sets(T, dm, O, closed, sets)
+                ns = removal_turns(T, dm, O, -1, 0, closed, sets, 0) if closed else no_removal(sets)
                 for si in range(ns):
-                    R = sets[si]
+                    R = sets[si, 2]
                     k = popcount(R)
                     v, d = _child(T, Ob, switched, M2, O ^ R, cinfo, k, v0, d0, v1, d1, v2, d2)
                     dd = 1 if (k > 0 or cinfo[k, 2] == 1) else d + 1

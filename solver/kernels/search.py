@@ -13,7 +13,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from .bitboard import LOSE_BELOW, closed_mills, removal_sets
+from .bitboard import LOSE_BELOW, closed_mills, no_removal, removal_turns
 from .bits import ctz, popcount
 from .hashing import anchor, ranked, sym_image
 
@@ -77,7 +77,7 @@ def search(T, Ob, dm, M0, O0, hm0, ho0, mv_packed, mv_off, tt_keys, tt_vals, sta
     best = np.zeros(MAXD, np.int64)
     keys = np.zeros(MAXD, np.int64)
     sw = np.zeros(MAXD, np.bool_)
-    sets = np.empty(64, np.int64)
+    sets = np.empty((64, 3), np.int64)
 
     sM[0], sO[0], shm[0], sho[0] = M0, O0, hm0, ho0
     alpha[0], beta[0] = -1, 1
@@ -131,11 +131,11 @@ def search(T, Ob, dm, M0, O0, hm0, ho0, mv_packed, mv_off, tt_keys, tt_vals, sta
                     e ^= qb
                     q = ctz(qb)
                     closed = closed_mills(T, M | qb, q)
-                    ns = removal_sets(T, dm, O, closed, sets)
+                    ns = removal_turns(T, dm, O, -1, 0, closed, sets, 0) if closed else no_removal(sets)
                     base = 1000 * closed + (100 if threat & qb else 0) + popcount(T.adj[q])
                     for i in range(ns):
                         moves[d, n, 0] = qb
-                        moves[d, n, 1] = sets[i]
+                        moves[d, n, 1] = sets[i, 2]
                         score[n] = base
                         n += 1
                 # insertion sort by score, best first
