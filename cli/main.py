@@ -215,6 +215,8 @@ def solve(subspace_names, out, phase, max_pieces, jobs, dask_address, show_plan,
         raise click.UsageError("--max-pieces applies to the movement phase only")
     try:
         job_list, deps = schedule.job_graph(variant, targets, max_pieces, phase)
+    except MorrisError:
+        raise
     except ValueError as exc:
         raise click.UsageError(str(exc)) from None
     if show_plan:

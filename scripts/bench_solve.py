@@ -39,8 +39,8 @@ def plane_bits(path):
 
     with TableFile(path) as tf:
         p = tf.header["positions"]
-        wdl = int(np.diff(tf._sec["wdl"][0]).sum())
-        dtc = int(np.diff(tf._sec["dtc"][0]).sum())
+        wdl = int(np.diff(tf.offsets("wdl")).sum())
+        dtc = int(np.diff(tf.offsets("dtc")).sum())
         return p, wdl, dtc, os.path.getsize(path)
 
 

@@ -21,6 +21,7 @@ temporary name, synced and renamed, so a file under its final name is always com
 
 from __future__ import annotations
 
+import bisect
 import hashlib
 import json
 import mmap
@@ -47,11 +48,14 @@ SUFFIX = ".mtb"
 TMP_MARK = ".tmp-"
 
 WDL_BLOCK = 1 << 14  # slots per value block (4 KiB packed): one probe decompresses ~6 us
-DTC_BLOCK = 1 << 14  # slots per distance block
+DTC_BLOCK = 1 << 12  # slots per distance block (4 KiB as uint8): ~5 us
+FENCE = 1024  # every FENCE-th anchor is repeated in the header, so a lookup touches one page
 WDL_LEVEL = 12
 DTC_LEVEL = 9
 
 CODE_DRAW, CODE_WIN, CODE_LOSS, CODE_UNUSED = 0, 1, 2, 3
+_U64 = struct.Struct("<Q")
+_U64x2 = struct.Struct("<QQ")
 
 
 def _align(x: int) -> int:
@@ -106,8 +110,8 @@ def write_table(path, header: dict, values: np.ndarray, dtc: np.ndarray, anchors
     wide = int(dtc.max(initial=0)) > 255
     dtc_arr = np.empty(slots, dtype=np.uint16 if wide else np.uint8)
     packed = np.zeros((slots + 3) // 4, dtype=np.uint8)
-    assert WDL_BLOCK == DTC_BLOCK and WDL_BLOCK % 4 == 0
-    fill_and_pack(values, dtc, WDL_BLOCK, packed, dtc_arr)
+    assert WDL_BLOCK % DTC_BLOCK == 0 and DTC_BLOCK % 4 == 0
+    fill_and_pack(values, dtc, DTC_BLOCK, packed, dtc_arr)
     mv_p = memoryview(packed)
     mv_d = memoryview(dtc_arr).cast("B")
     width = dtc_arr.itemsize
@@ -141,6 +145,7 @@ def write_table(path, header: dict, values: np.ndarray, dtc: np.ndarray, anchors
 
     hdr = dict(header)
     hdr["slots"] = int(slots)
+    hdr["anchor_fence"] = [int(a) for a in np.asarray(anchors)[::FENCE]]
     # two passes: the header's own length moves the sections
     sections, end = layout(PREFIX.size + 4096)
     for _ in range(3):
@@ -275,11 +280,14 @@ class TableFile:
                 sec = self.header["sections"][name]
                 nb = int(sec["nblocks"])
                 at = int(sec["offset_table"])
-                offs = np.frombuffer(self._mm, dtype="<u8", count=nb + 1, offset=at).copy()
-                if nb and (offs[0] < at + 8 * (nb + 1) or offs[-1] > size - TRAILER
-                           or np.any(np.diff(offs.astype(np.int64)) <= 0)):
+                if at + 8 * (nb + 1) > size - TRAILER:
+                    raise self._bad(f"{name} offset table lies past the end")
+                first, = _U64.unpack_from(self._mm, at)
+                last, = _U64.unpack_from(self._mm, at + 8 * nb)
+                if nb and (first != at + 8 * (nb + 1) or last > size - TRAILER or last < first):
                     raise self._bad(f"{name} offset table is damaged")
-                self._sec[name] = (offs, int(sec["block_slots"]), sec["codec"])
+                # (table offset, blocks, slots per block, codec); entries are read when needed
+                self._sec[name] = (at, nb, int(sec["block_slots"]), sec["codec"])
         except CorruptDatabaseError:
             self.close()
             raise
@@ -328,6 +336,21 @@ class TableFile:
         except zstd.ZstdError as exc:
             raise self._bad(f"damaged block ({exc})") from None
 
+    def _span(self, name: str, k: int):
+        at, nb, _, _ = self._sec[name]
+        a, b = _U64x2.unpack_from(self._mm, at + 8 * k)
+        if not a < b <= len(self._mm) - TRAILER:
+            raise self._bad(f"{name} offset table is damaged at block {k}")
+        return a, b
+
+    def offsets(self, name: str) -> np.ndarray:
+        """The whole offset table of a section (for bulk reads and checks)."""
+        at, nb, _, _ = self._sec[name]
+        offs = np.frombuffer(self._mm, dtype="<u8", count=nb + 1, offset=at).astype(np.int64)
+        if nb and np.any(np.diff(offs) <= 0):
+            raise self._bad(f"{name} offset table is damaged")
+        return offs
+
     def _block(self, name: str, k: int) -> bytes:
         key = (name, k)
         with self._lock:
@@ -335,10 +358,10 @@ class TableFile:
             if hit is not None:
                 self._cache.move_to_end(key)
                 return hit
-        offs, _, _ = self._sec[name]
         if self._mm is None:
             raise ValueError(f"{self.path} is closed")
-        raw = self._decompress(self._mm[int(offs[k]) : int(offs[k + 1])])
+        a, b = self._span(name, k)
+        raw = self._decompress(self._mm[a:b])
         with self._lock:
             self._cache[key] = raw
             if len(self._cache) > self._cache_blocks:
@@ -349,7 +372,7 @@ class TableFile:
         """Value code of slot i: 0 draw, 1 win, 2 loss."""
         if not 0 <= i < self.slots:
             raise IndexError(i)
-        _, per, _ = self._sec["wdl"]
+        per = self._sec["wdl"][2]
         raw = self._block("wdl", i // per)
         j = i % per
         return (raw[j >> 2] >> (2 * (j & 3))) & 3
@@ -357,7 +380,7 @@ class TableFile:
     def dtc(self, i: int) -> int:
         if not 0 <= i < self.slots:
             raise IndexError(i)
-        _, per, codec = self._sec["dtc"]
+        _, _, per, codec = self._sec["dtc"]
         raw = self._block("dtc", i // per)
         j = i % per
         if codec == "uint16":
@@ -370,13 +393,14 @@ class TableFile:
 
     def wdl_packed(self) -> bytes:
         """The value plane as stored: 4 slots per byte (blocks decompressed and joined)."""
-        offs, _, _ = self._sec["wdl"]
+        offs = self.offsets("wdl")
         return b"".join(
             self._decompress(self._mm[int(offs[k]) : int(offs[k + 1])]) for k in range(len(offs) - 1)
         )
 
     def dtc_all(self) -> np.ndarray:
-        offs, per, codec = self._sec["dtc"]
+        offs = self.offsets("dtc")
+        codec = self._sec["dtc"][3]
         parts = [self._decompress(self._mm[int(offs[k]) : int(offs[k + 1])]) for k in range(len(offs) - 1)]
         return np.frombuffer(b"".join(parts), dtype="<u2" if codec == "uint16" else np.uint8).copy()
 
@@ -395,6 +419,20 @@ class TableFile:
                 raw = self._mm[sec["offset"] : sec["offset"] + sec["length"]]
                 self._anchors = np.frombuffer(raw, dtype="<u4").astype(np.int64).tolist()
         return self._anchors
+
+    def orbit_of(self, rep: int) -> int:
+        """Position of an anchor representative in the anchor table, or -1. Bisects the fence
+        in the header, then one page of the table."""
+        anchors = self.anchors
+        fence = self.header.get("anchor_fence")
+        lo, hi = 0, len(anchors)
+        if fence:
+            b = bisect.bisect_right(fence, rep) - 1
+            if b < 0:
+                return -1
+            lo, hi = b * FENCE, min(len(anchors), (b + 1) * FENCE)
+        i = bisect.bisect_left(anchors, rep, lo, hi)
+        return i if i < hi and anchors[i] == rep else -1
 
     def checksum_ok(self) -> bool:
         """Whether the BLAKE2b trailer matches the file's bytes (reads the whole file)."""

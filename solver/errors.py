@@ -38,3 +38,7 @@ class CorruptDatabaseError(MorrisError):
 
 class OutsideDatabaseError(MorrisError):
     """A position that no database in use covers (the bot says so instead of guessing)."""
+
+
+class UnsupportedRulesError(MorrisError, ValueError):
+    """Rules the databases cannot answer for (yet), refused instead of answered wrongly."""

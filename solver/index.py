@@ -249,9 +249,10 @@ class Hasher:
         popc = [bin(v).count("1") for v in range(256)]
         return sym, popc, _LazyRows(_pext_row), _LazyRows(_colex_row), nb
 
-    def index_py(self, mover: int, opp: int, reps=None) -> int:
+    def index_py(self, mover: int, opp: int, reps=None, orbit_of=None) -> int:
         """Slot of (mover, opp) in its subspace, computed in plain Python. ``reps``: the sorted
-        anchor representatives of its size (taken from the orbit tables when not given)."""
+        anchor representatives of its size (taken from the orbit tables when not given), or
+        ``orbit_of(rep)``: a function giving a representative's position (-1 if absent)."""
         sym, popc, pext, colex, nb = self._py
         o_bytes = [(opp >> (8 * j)) & 255 for j in range(nb)]
         if nb == 3:
@@ -261,10 +262,15 @@ class Hasher:
             images = [sum(t[j][o_bytes[j]] for j in range(nb)) for t in sym]
         rep = min(images)
         o = sum(popc[b] for b in o_bytes)
-        if reps is None:
-            reps = self.anchor_reps(o)
-        orbit = bisect.bisect_left(reps, rep)
-        if orbit >= len(reps) or reps[orbit] != rep:
+        if orbit_of is not None:
+            orbit = orbit_of(rep)
+        else:
+            if reps is None:
+                reps = self.anchor_reps(o)
+            orbit = bisect.bisect_left(reps, rep)
+            if orbit >= len(reps) or reps[orbit] != rep:
+                orbit = -1
+        if orbit < 0:
             raise IllegalPositionError("anchor representative missing from the orbit table")
         free = self.board.full & ~rep
         f_bytes = [(free >> (8 * j)) & 255 for j in range(nb)]

@@ -157,6 +157,7 @@ def job_graph(variant, targets=None, max_pieces=None, phase="movement"):
     (movement, placement or all; placement needs the whole movement phase)."""
     from .placement import child_subspaces, closure
 
+    variant.require_solvable()
     targets = list(targets or [])
     move_t = [t for t in targets if not t.placement]
     place_t = [t for t in targets if t.placement]

@@ -28,6 +28,7 @@ class PlacementSearch:
 
     def __init__(self, db, variant, tt_bits: int = 22, reporter: Reporter | None = None):
         rep = reporter or Reporter(quiet=True)
+        variant.require_solvable()
         self.variant = variant
         self.hasher = Hasher(variant.board)
         n = variant.board.n

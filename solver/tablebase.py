@@ -44,10 +44,10 @@ from .errors import CorruptDatabaseError, MissingSubspaceError, VariantMismatchE
 from .index import Hasher, Subspace, subspace_of
 from .position import Move, Position
 from .symmetry import SymmetryGroup
+from .variants import LOSE_BELOW
 
 VALUE_NAMES = ("draw", "win", "loss")
 _NEGATE = {"win": "loss", "loss": "win", "draw": "draw"}
-_TERMINAL = {movegen.WIN: "win", movegen.LOSS: "loss", movegen.DRAW: "draw"}
 
 
 @dataclass(frozen=True)
@@ -138,6 +138,7 @@ class Tablebase:
         return sub
 
     def table(self, variant, sub: Subspace) -> TableFile:
+        variant.require_solvable()
         key = (variant.ruleset_id, sub)
         with self._lock:
             tf = self._files.get(key)
@@ -179,25 +180,53 @@ class Tablebase:
         mover, opp = position.mover, position.opponent
         sub = Subspace(mover.bit_count(), opp.bit_count(), position.mover_hand, position.opponent_hand)
         tf = self.table(position.variant, sub)
-        i = self._hasher(position.board).index_py(mover, opp, tf.anchors)
+        i = self._hasher(position.board).index_py(mover, opp, orbit_of=tf.orbit_of)
         return tf, i
 
+    @staticmethod
+    def _finished(position: Position):
+        """The value of a finished game decided by piece count, else None. (A blocked side to
+        move is stored in the files as a loss in 0, so no move generation is needed here.)"""
+        if position.white_hand or position.black_hand:
+            return None
+        short_m = position.mover.bit_count() < LOSE_BELOW
+        short_o = position.opponent.bit_count() < LOSE_BELOW
+        if short_m and short_o:
+            return "draw"
+        if short_m:
+            return "loss"
+        if short_o:
+            return "win"
+        return None
+
     # ------------------------------------------------------------------ probes
+    def _slot_or_end(self, position: Position):
+        """(table, slot), or (None, value) for a finished game: decided by piece count, or by
+        having no legal move where no file covers the position (files store those as lost)."""
+        end = self._finished(position)
+        if end is not None:
+            return None, end
+        try:
+            return self.slot(position)
+        except MissingSubspaceError:
+            if not movegen.has_turns(position.variant, position.mover, position.opponent,
+                                     position.mover_hand, position.opponent_hand):
+                return None, "loss"
+            raise
+
     def probe(self, position: Position) -> ProbeResult:
         """Value and distance of ``position`` (see the table in the module docstring)."""
-        end = movegen.outcome(position)
-        if end is not None:
-            return ProbeResult(_TERMINAL[end], 0)
-        tf, i = self.slot(position)
+        tf, i = self._slot_or_end(position)
+        if tf is None:
+            return ProbeResult(i, 0)
         value = VALUE_NAMES[tf.value(i)]
         return ProbeResult(value, None if value == "draw" else int(tf.dtc(i)))
 
     def probe_wdl(self, position: Position) -> str:
         """Only the value; reads no distance block."""
-        end = movegen.outcome(position)
-        if end is not None:
-            return _TERMINAL[end]
-        tf, i = self.slot(position)
+        tf, i = self._slot_or_end(position)
+        if tf is None:
+            return i
         return VALUE_NAMES[tf.value(i)]
 
     def get(self, position: Position, default=None):

@@ -232,6 +232,19 @@ class Variant:
             "no_removal_limit": self.rules.no_removal_limit,
         }
 
+    def require_solvable(self) -> None:
+        """Databases hold perfect-play values without a no-removal limit; with a limit some wins
+        are not wins in play (cursed), which they cannot tell yet: refuse rather than answer
+        wrongly."""
+        if self.rules.no_removal_limit is not None:
+            from .errors import UnsupportedRulesError
+
+            raise UnsupportedRulesError(
+                f"databases for a no-removal limit ({self.rules.no_removal_limit} plies) are not "
+                f"supported yet: their values would ignore the limit. Play under the limit works "
+                f"(morris moves/play track it); solve and probe without --no-removal-limit"
+            )
+
     def flies(self, pieces_on_board: int, hands_empty: bool) -> bool:
         """Whether a player with this many pieces moves to any empty point."""
         return self.rules.flying and hands_empty and pieces_on_board == FLY_AT

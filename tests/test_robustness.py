@@ -42,7 +42,8 @@ def test_flipped_byte_in_a_block(db):
     pos = Position.parse(POS)
     with open_tablebase(db) as tb:
         tf, i = tb.slot(pos)
-        offs, per, _ = tf._sec["wdl"]
+        offs = tf.offsets("wdl")
+        per = tf.header["sections"]["wdl"]["block_slots"]
         k = i // per
         at = int(offs[k] + offs[k + 1]) // 2
         expected = tb.probe(pos)
