@@ -18,10 +18,10 @@ from numba import njit, prange
 from .bitboard import LOSE_BELOW, closed_mills, no_removal, removal_turns
 from .bits import ctz, popcount
 from .hashing import anchor, ranked, sym_image, unindex_one
+from .verify import BIG, minimax
 
 _NJ = dict(cache=True, nogil=True)
 DRAW, WIN, LOSS, UNUSED = 0, 1, 2, 3
-BIG = 1 << 30
 
 
 @njit(inline="always", **_NJ)
@@ -107,13 +107,6 @@ def placement_eval(T, Ob, dm, m, o, hm, ho, lo, hi, out_vals, out_dtc,
                         draw = True
                     elif dd > worst_loss:
                         worst_loss = dd
-            if moves == 0:
-                ev, ed = LOSS, 0
-            elif best_win < BIG:
-                ev, ed = WIN, best_win
-            elif draw:
-                ev, ed = DRAW, 0
-            else:
-                ev, ed = LOSS, worst_loss
+            ev, ed = minimax(moves, best_win, draw, worst_loss)
             out_vals[i - lo] = ev
             out_dtc[i - lo] = ed

@@ -21,6 +21,19 @@ DRAW, WIN, LOSS = 0, 1, 2
 BIG = 1 << 30
 
 
+@njit(inline="always", **_NJ)
+def minimax(moves, best_win, draw, worst_loss):
+    """(value, dtc) of a position from its moves: the quickest win, else a draw, else the
+    slowest loss (a position with no move is lost in 0)."""
+    if moves == 0:
+        return LOSS, 0
+    if best_win < BIG:
+        return WIN, best_win
+    if draw:
+        return DRAW, 0
+    return LOSS, worst_loss
+
+
 @njit(parallel=True, **_NJ)
 def check_movement(T, Ob, flying, m, o, vals, dtc, sib_vals, sib_dtc, child_vals, lo, hi,
                    bad_count, bad_first):
@@ -81,14 +94,7 @@ def check_movement(T, Ob, flying, m, o, vals, dtc, sib_vals, sib_dtc, child_vals
                                 draw = True
                             else:
                                 worst_loss = max(worst_loss, 1)
-            if moves == 0:
-                ev, ed = LOSS, 0
-            elif best_win < BIG:
-                ev, ed = WIN, best_win
-            elif draw:
-                ev, ed = DRAW, 0
-            else:
-                ev, ed = LOSS, worst_loss
+            ev, ed = minimax(moves, best_win, draw, worst_loss)
             sv = vals[i]
             ok = sv == ev and (ev == DRAW or np.int64(dtc[i]) == ed)
             if not ok:
