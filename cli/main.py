@@ -55,6 +55,15 @@ def make_variant(kw: dict):
     )
 
 
+def make_search(db, variant, wanted):
+    """A placement search over the movement databases in ``db`` when asked for, else None."""
+    if not wanted:
+        return None
+    from solver.search import PlacementSearch
+
+    return PlacementSearch(db, variant, tt_bits=24)
+
+
 def read_position(text: str, variant):
     from solver.position import Position
 
@@ -426,8 +435,10 @@ def verify(db, checksums_only, quiet):
 @click.option("--db", required=True, type=click.Path(exists=True, file_okay=False), help="Database directory.")
 @click.option("--json", "as_json", is_flag=True, help="One JSON object.")
 @click.option("--seed", type=int, default=None, help="Seed for breaking ties between equal moves.")
+@click.option("--search", "use_search", is_flag=True,
+              help="Value placement positions without databases by alpha-beta search (needs the movement databases).")
 @variant_options
-def bestmove(position, db, as_json, seed, **kw):
+def bestmove(position, db, as_json, seed, use_search, **kw):
     """The perfect player's move in POSITION, with its value and distance."""
     from solver.bot import PerfectPlayer
     from solver.tablebase import open_tablebase
@@ -435,7 +446,7 @@ def bestmove(position, db, as_json, seed, **kw):
     variant = make_variant(kw)
     pos = read_position(position, variant)
     with open_tablebase(db) as tb:
-        choice = PerfectPlayer(tb, seed).choose(pos)
+        choice = PerfectPlayer(tb, seed, make_search(db, variant, use_search)).choose(pos)
     if choice is None:
         if as_json:
             click.echo(json.dumps({"position": position, "move": None, "value": None, "dtc": None,
@@ -458,8 +469,10 @@ def bestmove(position, db, as_json, seed, **kw):
 @click.option("--as", "side", type=click.Choice(["white", "black"]), default="white", show_default=True,
               help="The side you play.")
 @click.option("--seed", type=int, default=None, help="Seed for the bot's tie-breaks.")
+@click.option("--search", "use_search", is_flag=True,
+              help="Value placement positions without databases by alpha-beta search (needs the movement databases).")
 @variant_options
-def play(position, db, side, seed, **kw):
+def play(position, db, side, seed, use_search, **kw):
     """Play against the perfect player in the terminal.
 
     Type moves as tokens (d2, d2-d3, g1xd2); a move that closes a mill asks which piece to
@@ -474,7 +487,7 @@ def play(position, db, side, seed, **kw):
     game = Game(read_position(position, variant))
     human = WHITE if side == "white" else 1 - WHITE
     with open_tablebase(db) as tb:
-        bot = PerfectPlayer(tb, seed)
+        bot = PerfectPlayer(tb, seed, make_search(db, variant, use_search))
         while game.result is None:
             pos = game.position
             click.echo(pos.diagram())
@@ -516,12 +529,14 @@ def play(position, db, side, seed, **kw):
 
 @cli.command()
 @click.option("--db", type=click.Path(file_okay=False), default=None, help="Database directory.")
+@click.option("--search", "use_search", is_flag=True,
+              help="Value placement positions without databases by alpha-beta search (needs the movement databases).")
 @variant_options
-def engine(db, **kw):
+def engine(db, use_search, **kw):
     """Speak the UCI-style engine protocol of Sanmill on stdin/stdout."""
     from solver.engine import run
 
-    run(db, make_variant(kw))
+    run(db, make_variant(kw), use_search=use_search)
 
 
 @cli.command()

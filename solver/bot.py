@@ -14,6 +14,11 @@ Rules, in order (``PerfectPlayer.choose``):
 Remaining ties are broken by a random generator seeded with ``seed``, over the moves in token
 order, so the same seed replays the same game. Outside the databases the player raises
 :class:`OutsideDatabaseError`; it never guesses.
+
+With ``search`` (a :class:`solver.search.PlacementSearch`), placement positions that no
+database covers are valued by exact alpha-beta search down to the movement databases instead:
+values without distances, so among equal moves the seed decides (drawn positions too: counting
+the opponent's losing replies would need a search per reply).
 """
 
 from __future__ import annotations
@@ -46,15 +51,32 @@ class Choice:
 
 
 class PerfectPlayer:
-    def __init__(self, tablebase: Tablebase, seed: int | None = None):
+    def __init__(self, tablebase: Tablebase, seed: int | None = None, search=None):
         self.tb = tablebase
         self.rng = random.Random(seed)
+        self.search = search
 
     def analyze(self, pos: Position) -> Analysis:
         try:
             return self.tb.analyze(pos)
         except MissingSubspaceError as exc:
+            if self.search is not None and pos.in_placement:
+                return self._searched(pos)
             raise OutsideDatabaseError(f"{pos.to_compact()} is outside the databases: {exc}") from None
+
+    def _searched(self, pos: Position) -> Analysis:
+        """Move values by alpha-beta search (no distances)."""
+        names = {1: "win", 0: "draw", -1: "loss"}
+        infos = []
+        for turn in movegen.legal_turns(pos):
+            child = movegen.play_turn(pos, turn)
+            v = self.search.value(child)
+            v = v if child.turn == pos.turn else -v
+            infos.append(MoveInfo(movegen.move_of_turn(pos, turn), names[v], None))
+        order = {"win": 0, "draw": 1, "loss": 2}
+        infos.sort(key=lambda m: (order[m.value], str(m.move)))
+        value = infos[0].value if infos else "loss"
+        return Analysis(pos, value, None if infos else 0, infos, source="search")
 
     def choose(self, pos: Position) -> Choice | None:
         """The move to play, or ``None`` when the game is over."""
@@ -68,14 +90,23 @@ class PerfectPlayer:
             if finishing:
                 m = pick(finishing)
                 return Choice(m.move, m.value, m.dtc, "won: the move ends the game", a)
+            if a.source == "search":  # no distances: any winning move keeps the win
+                m = pick(wins)
+                return Choice(m.move, m.value, None, "won (by search)", a)
             best = min(m.dtc for m in wins)
             m = pick([x for x in wins if x.dtc == best])
             return Choice(m.move, m.value, m.dtc, "won: smallest distance to conversion", a)
         if a.value == "loss":
+            if a.source == "search":
+                m = pick(a.moves)
+                return Choice(m.move, m.value, None, "lost (by search)", a)
             worst = max(m.dtc for m in a.moves)
             m = pick([x for x in a.moves if x.dtc == worst])
             return Choice(m.move, m.value, m.dtc, "lost: largest distance to conversion", a)
         draws = [m for m in a.moves if m.value == "draw"]
+        if a.source == "search":
+            m = pick(draws)
+            return Choice(m.move, m.value, None, "drawn (by search)", a)
         scored = []
         for m in draws:
             try:

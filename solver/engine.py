@@ -30,8 +30,9 @@ NAME = "morris perfect player"
 
 
 class Engine:
-    def __init__(self, db: str | None, variant=None, out=None):
+    def __init__(self, db: str | None, variant=None, out=None, use_search=False):
         self.out = out or sys.stdout
+        self.use_search = use_search
         self.db = db
         self.variant = variant or get_variant("standard")
         self.seed = None
@@ -55,7 +56,12 @@ class Engine:
                 if not self.db:
                     raise MorrisError("no database: start with --db DIR or setoption name DatabasePath value DIR")
                 self.tb = open_tablebase(self.db)
-            self.player = PerfectPlayer(self.tb, self.seed)
+            search = None
+            if self.use_search:
+                from .search import PlacementSearch
+
+                search = PlacementSearch(self.db, self.variant, tt_bits=24)
+            self.player = PerfectPlayer(self.tb, self.seed, search)
         return self.player
 
     # ------------------------------------------------------------------ commands
@@ -114,6 +120,7 @@ class Engine:
             self.player = None
         elif name == "variant":
             self.variant = get_variant(value)
+            self.player = None
             self._reset()
         elif name in ("databasepath", "perfectdatabasepath"):
             self.db = value
@@ -213,8 +220,8 @@ class Engine:
         self.send(f"info depth 0 score cp {cp} string {value}{extra}")
 
 
-def run(db, variant=None, stdin=None, stdout=None):
-    engine = Engine(db, variant, stdout)
+def run(db, variant=None, stdin=None, stdout=None, use_search=False):
+    engine = Engine(db, variant, stdout, use_search)
     for line in stdin or sys.stdin:
         if not engine.handle(line):
             break

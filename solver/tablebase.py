@@ -74,6 +74,7 @@ class Analysis:
     value: str
     dtc: int | None
     moves: list = field(default_factory=list)
+    source: str = "database"  # or "search": values by alpha-beta, no distances
 
     def to_json(self, notation: str = "compact"):
         pos = self.position.to_fen() if notation == "fen" else self.position.to_compact()

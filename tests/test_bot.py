@@ -1,5 +1,7 @@
 """The perfect player: converts wins in exactly dtc, never loses a draw, says when it cannot play."""
 
+import os
+
 import numpy as np
 import pytest
 
@@ -110,3 +112,30 @@ def test_outside_the_databases_it_says_so(solved):
         with pytest.raises(OutsideDatabaseError, match="outside the databases"):
             PerfectPlayer(tb).choose(Position.parse("a1,d1,g1,b2,b4/a7,d7,g7 w"))
         assert PerfectPlayer(tb).choose(Position.parse("a1,d1/a7,d7,g7 w")) is None
+
+
+def test_search_fallback_plays_placement_without_databases(placed, tmp_path):
+    """With only the movement files, the player values standard-3 placement by search; its
+    choices agree with the placement databases, and self-play keeps the start's value."""
+    import shutil
+
+    from solver.search import PlacementSearch
+
+    (tmp_path / "standard").mkdir()
+    shutil.copy(os.path.join(placed, "standard", "3-3.mtb"), tmp_path / "standard")
+    v = get_variant("standard-3")
+    start = Position.start(v)
+    with open_tablebase(placed) as full, open_tablebase(tmp_path) as movement_only:
+        truth = full.probe_wdl(start)
+        bot = PerfectPlayer(movement_only, seed=2, search=PlacementSearch(tmp_path, v))
+        with pytest.raises(OutsideDatabaseError):
+            PerfectPlayer(movement_only).choose(start)
+        game = Game(start)
+        while game.result is None and len(game.moves) < 60:
+            pos = game.position
+            choice = bot.choose(pos)
+            assert choice.value == full.probe_wdl(pos), pos
+            game.push(choice.move)
+        expected = {"win": "1-0", "loss": "0-1", "draw": "1/2-1/2"}[truth]
+        if game.result is not None:
+            assert game.result == expected
