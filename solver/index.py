@@ -241,27 +241,54 @@ class Hasher:
     # -- pure Python reference
     @cached_property
     def _py(self):
-        """Per-symmetry byte image tables, and rank tables whose rows are built on first use
-        (so that a new process answers its first probe quickly)."""
-        g = self.group
-        nb = g.nbytes
-        sym = [tuple(g.byte_images[s][j] for j in range(nb)) for s in range(len(g))]
+        """Per-symmetry byte image tables (padded to 3 bytes for boards of up to 24 points),
+        and rank tables whose rows are built on first use (so that a new process answers its
+        first probe quickly)."""
+        g = self.board.symmetries if self._group is None else self._group
+        nb = max(3, g.nbytes)
+        zero = [0] * 256
+        sym = [tuple(g.byte_images[s][j] if j < g.nbytes else zero for j in range(nb))
+               for s in range(len(g))]
         popc = [bin(v).count("1") for v in range(256)]
-        return sym, popc, _LazyRows(_pext_row), _LazyRows(_colex_row), nb
+        n = self.board.n
+        colex = [[None] * (n + 9) for _ in range(nb)]
+        blocks = [[comb(n - o, m) for m in range(n + 1)] for o in range(n + 1)]
+        return sym, popc, _LazyRows(_pext_row), colex, nb, blocks
 
     def index_py(self, mover: int, opp: int, reps=None, orbit_of=None) -> int:
         """Slot of (mover, opp) in its subspace, computed in plain Python. ``reps``: the sorted
         anchor representatives of its size (taken from the orbit tables when not given), or
         ``orbit_of(rep)``: a function giving a representative's position (-1 if absent)."""
-        sym, popc, pext, colex, nb = self._py
-        o_bytes = [(opp >> (8 * j)) & 255 for j in range(nb)]
-        if nb == 3:
-            b0, b1, b2 = o_bytes
-            images = [t0[b0] | t1[b1] | t2[b2] for t0, t1, t2 in sym]
-        else:
-            images = [sum(t[j][o_bytes[j]] for j in range(nb)) for t in sym]
+        sym, popc, pext, colex, nb, blocks = self._py
+        if nb != 3:
+            return self._index_py_wide(mover, opp, reps, orbit_of)
+        b0, b1, b2 = opp & 255, (opp >> 8) & 255, opp >> 16
+        images = [t0[b0] | t1[b1] | t2[b2] for t0, t1, t2 in sym]
         rep = min(images)
-        o = sum(popc[b] for b in o_bytes)
+        o = opp.bit_count()
+        orbit = self._orbit(rep, o, reps, orbit_of)
+        free = self.board.full & ~rep
+        f0, f1, f2 = free & 255, (free >> 8) & 255, free >> 16
+        p0, p1, p2 = pext[f0], pext[f1], pext[f2]
+        s1 = popc[f0]
+        s2 = s1 + popc[f1]
+        m0, m1, m2 = mover & 255, (mover >> 8) & 255, mover >> 16
+        best = -1
+        for s, img in enumerate(images):
+            if img != rep:
+                continue
+            t0, t1, t2 = sym[s]
+            gm = t0[m0] | t1[m1] | t2[m2]
+            c = p0[gm & 255] | (p1[(gm >> 8) & 255] << s1) | (p2[gm >> 16] << s2)
+            c0, c1, c2 = c & 255, (c >> 8) & 255, c >> 16
+            k1 = popc[c0]
+            k2 = k1 + popc[c1]
+            r = (_colex(colex, 0, 0)[c0] + _colex(colex, 1, k1)[c1] + _colex(colex, 2, k2)[c2])
+            if best < 0 or r < best:
+                best = r
+        return orbit * blocks[o][mover.bit_count()] + best
+
+    def _orbit(self, rep, o, reps, orbit_of):
         if orbit_of is not None:
             orbit = orbit_of(rep)
         else:
@@ -272,11 +299,20 @@ class Hasher:
                 orbit = -1
         if orbit < 0:
             raise IllegalPositionError("anchor representative missing from the orbit table")
+        return orbit
+
+    def _index_py_wide(self, mover, opp, reps, orbit_of):
+        """index_py for boards of more than 24 points: the same steps, byte by byte."""
+        sym, popc, pext, colex, nb, blocks = self._py
+        o_bytes = [(opp >> (8 * j)) & 255 for j in range(nb)]
+        images = [sum(t[j][o_bytes[j]] for j in range(nb)) for t in sym]
+        rep = min(images)
+        o = opp.bit_count()
+        orbit = self._orbit(rep, o, reps, orbit_of)
         free = self.board.full & ~rep
         f_bytes = [(free >> (8 * j)) & 255 for j in range(nb)]
         m_bytes = [(mover >> (8 * j)) & 255 for j in range(nb)]
-        m = sum(popc[b] for b in m_bytes)
-        best = None
+        best = -1
         for s, img in enumerate(images):
             if img != rep:
                 continue
@@ -284,20 +320,18 @@ class Hasher:
             gm = 0
             for j in range(nb):
                 gm |= t[j][m_bytes[j]]
-            # compress gm to the free points, then colex-rank it
             c, off = 0, 0
             for j in range(nb):
-                fb = f_bytes[j]
-                c |= pext[fb][(gm >> (8 * j)) & 255] << off
-                off += popc[fb]
+                c |= pext[f_bytes[j]][(gm >> (8 * j)) & 255] << off
+                off += popc[f_bytes[j]]
             r, below = 0, 0
             for j in range(nb):
                 v = (c >> (8 * j)) & 255
-                r += colex[(j, below)][v]
+                r += _colex(colex, j, below)[v]
                 below += popc[v]
-            if best is None or r < best:
+            if best < 0 or r < best:
                 best = r
-        return orbit * comb(self.board.n - o, m) + best
+        return orbit * blocks[o][mover.bit_count()] + best
 
     def unindex_py(self, sub: Subspace, i: int, reps=None):
         """(mover, opp, used) of a slot, in plain Python."""
@@ -347,10 +381,17 @@ _PASCAL = [[comb(a, b) for b in range(34)] for a in range(34)]
 _POPC = [bin(v).count("1") for v in range(256)]
 
 
-def _colex_row(key) -> list:
+def _colex(rows, j, below) -> list:
+    """``rows[j][below]``, built on first use."""
+    row = rows[j][below]
+    if row is None:
+        row = rows[j][below] = _colex_row(j, below)
+    return row
+
+
+def _colex_row(j, below) -> list:
     """Colex-rank contribution of byte ``j`` with ``below`` set bits under it: each set bit
     b, the t-th of the byte, adds C(8j + b, below + t + 1) (built by doubling over b)."""
-    j, below = key
     row = [0]
     for b in range(8):
         pas = _PASCAL[8 * j + b]

@@ -37,6 +37,7 @@ from __future__ import annotations
 import os
 import threading
 from dataclasses import dataclass, field
+from typing import NamedTuple
 
 from . import movegen
 from .dbfile import SUFFIX, TableFile
@@ -50,8 +51,9 @@ VALUE_NAMES = ("draw", "win", "loss")
 _NEGATE = {"win": "loss", "loss": "win", "draw": "draw"}
 
 
-@dataclass(frozen=True)
-class ProbeResult:
+class ProbeResult(NamedTuple):
+    """Value ('win', 'draw', 'loss') for the side to move, and dtc (None for draws)."""
+
     value: str
     dtc: int | None
 
@@ -139,8 +141,11 @@ class Tablebase:
         return sub
 
     def table(self, variant, sub: Subspace) -> TableFile:
+        key = (variant.ruleset_id, sub.m, sub.o, sub.hm, sub.ho)
+        tf = self._files.get(key)
+        if tf is not None:
+            return tf
         variant.require_solvable()
-        key = (variant.ruleset_id, sub)
         with self._lock:
             tf = self._files.get(key)
             if tf is not None:
@@ -179,8 +184,10 @@ class Tablebase:
     def slot(self, position: Position):
         """(table, slot) of a non-terminal position."""
         mover, opp = position.mover, position.opponent
-        sub = Subspace(mover.bit_count(), opp.bit_count(), position.mover_hand, position.opponent_hand)
-        tf = self.table(position.variant, sub)
+        m, o, hm, ho = mover.bit_count(), opp.bit_count(), position.mover_hand, position.opponent_hand
+        tf = self._files.get((position.variant.ruleset_id, m, o, hm, ho))
+        if tf is None:
+            tf = self.table(position.variant, Subspace(m, o, hm, ho))
         i = self._hasher(position.board).index_py(mover, opp, orbit_of=tf.orbit_of)
         return tf, i
 
@@ -220,8 +227,8 @@ class Tablebase:
         tf, i = self._slot_or_end(position)
         if tf is None:
             return ProbeResult(i, 0)
-        value = VALUE_NAMES[tf.value(i)]
-        return ProbeResult(value, None if value == "draw" else int(tf.dtc(i)))
+        code, dtc = tf.value_dtc(i)
+        return ProbeResult(VALUE_NAMES[code], dtc)
 
     def probe_wdl(self, position: Position) -> str:
         """Only the value; reads no distance block."""

@@ -206,7 +206,7 @@ class Variant:
     def pieces(self) -> int:
         return self.rules.pieces
 
-    @property
+    @cached_property
     def ruleset_id(self) -> str:
         """Name of the rules that decide the value of every position: the board and the rule
         options, but not the number of pieces (a position's value does not depend on how many
