@@ -66,7 +66,7 @@ def main():
         write_section(f"placement-{v.name}", "\n".join([
             f"Measured with `python3 scripts/crosscheck_placement.py --db {args.db} --variant {v.name} "
             f"--count {args.count} --write-doc` on {machine()}.", "",
-            f"| variant | placement subspaces | positions | sweep s | start (sweep / search) | random positions compared | mismatches |",
+            f"| variant | placement subspaces | positions swept in this run (subspaces not shared with a smaller variant) | sweep s | start (sweep / search) | random positions compared | mismatches |",
             "|---|---:|---:|---:|---|---:|---:|",
             f"| {v.name} | {info['solved'] + info['skipped']} | {info['positions']:,} | {info['seconds']:.1f} | "
             f"{swept_start} / {searched_start} | {checked} | {mismatches} |",
