@@ -195,9 +195,12 @@ class Engine:
         if self.pending is not None:
             # the GUI played our move; pick the best removal that goes with it
             frm, to, removed = self.pending
-            fitting = [m for m in choice.analysis.moves
-                       if self._turn(pos, m.move)[:2] == (frm, to) and self._turn(pos, m.move)[2] & removed == removed]
-            best = fitting[0]  # analysis moves are sorted best first
+
+            def fits(move):
+                f, t, r = movegen.turn_of_move(pos, move)
+                return (f, t) == (frm, to) and r & removed == removed
+
+            best = next(m for m in choice.analysis.moves if fits(m.move))  # sorted best first
             left = [r for r in best.move.removes if not removed >> pos.board.index[r] & 1]
             self._score(pos, best.value, best.dtc)
             self.send(f"bestmove x{left[0]}")
@@ -207,10 +210,6 @@ class Engine:
         head = mv.to if mv.frm is None else f"{mv.frm}-{mv.to}"
         self.send(f"info string {choice.rule}; full turn {mv}")
         self.send(f"bestmove {head}")
-
-    @staticmethod
-    def _turn(pos, move):
-        return movegen.turn_of_move(pos, move)
 
     def _score(self, pos, value, dtc):
         cp = 0 if value == "draw" else (1000 - (dtc or 0)) * (1 if value == "win" else -1)
