@@ -163,7 +163,7 @@ def solve_pair(variant, top: Subspace, children: dict, hasher: Hasher | None = N
             if d > 16000:
                 raise RuntimeError("retrograde analysis did not converge")
             bar.update(1)
-            bar.set_postfix(decided_at_level=int(newly.sum()))
+            bar.set_postfix(decided=int(newly.sum()))
     if errors.any():
         raise RuntimeError(f"internal error in retrograde propagation ({int(errors.sum())} count errors)")
     seconds["propagate"] = time.perf_counter() - t0
