@@ -434,7 +434,7 @@ def verify(db, checksums_only, quiet):
 @click.argument("position")
 @click.option("--db", required=True, type=click.Path(exists=True, file_okay=False), help="Database directory.")
 @click.option("--json", "as_json", is_flag=True, help="One JSON object.")
-@click.option("--seed", type=int, default=None, help="Seed for breaking ties between equal moves.")
+@click.option("--seed", type=int, default=None, help="Seed for breaking ties between equal moves (default: random each run).")
 @click.option("--search", "use_search", is_flag=True,
               help="Value placement positions without databases by alpha-beta search (needs the movement databases).")
 @variant_options
@@ -468,7 +468,7 @@ def bestmove(position, db, as_json, seed, use_search, **kw):
 @click.option("--db", required=True, type=click.Path(exists=True, file_okay=False), help="Database directory.")
 @click.option("--as", "side", type=click.Choice(["white", "black"]), default="white", show_default=True,
               help="The side you play.")
-@click.option("--seed", type=int, default=None, help="Seed for the bot's tie-breaks.")
+@click.option("--seed", type=int, default=None, help="Seed for the bot's tie-breaks (default: random each run).")
 @click.option("--search", "use_search", is_flag=True,
               help="Value placement positions without databases by alpha-beta search (needs the movement databases).")
 @variant_options
