@@ -12,6 +12,7 @@ import sys
 import click
 
 from solver.errors import MorrisError
+from solver.position import Position
 
 
 class MorrisGroup(click.Group):
@@ -55,21 +56,23 @@ def make_variant(kw: dict):
     )
 
 
+#: --db for the commands that read an existing database directory
+db_option = click.option("--db", required=True, type=click.Path(exists=True, file_okay=False),
+                         help="Database directory.")
+#: --search for the commands that play (bestmove, play, engine)
+search_option = click.option(
+    "--search", "use_search", is_flag=True,
+    help="Value placement positions without databases by alpha-beta search (needs the movement databases).",
+)
+
+
 def make_search(db, variant, wanted):
     """A placement search over the movement databases in ``db`` when asked for, else None."""
     if not wanted:
         return None
     from solver.search import PlacementSearch
 
-    return PlacementSearch(db, variant, tt_bits=24)
-
-
-def read_position(text: str, variant):
-    from solver.position import Position
-
-    if text.strip().lower() in ("start", "startpos"):
-        return Position.start(variant)
-    return Position.parse(text, variant)
+    return PlacementSearch(db, variant)
 
 
 @click.group(cls=MorrisGroup, context_settings={"help_option_names": ["-h", "--help"]})
@@ -90,7 +93,7 @@ def show(position, **kw):
     from solver.movegen import outcome
 
     variant = make_variant(kw)
-    pos = read_position(position, variant)
+    pos = Position.parse(position, variant)
     click.echo(pos.diagram())
     click.echo(f"compact: {pos.to_compact()}")
     try:
@@ -109,7 +112,7 @@ def show(position, **kw):
 def moves(position, as_json, **kw):
     """List the legal turns of POSITION (removals included in each token)."""
     variant = make_variant(kw)
-    pos = read_position(position, variant)
+    pos = Position.parse(position, variant)
     tokens = [str(m) for m in pos.legal_moves()]
     if as_json:
         click.echo(json.dumps(tokens))
@@ -132,7 +135,7 @@ def perft(position, depth, python, divide, **kw):
     from solver import perft as pf
 
     variant = make_variant(kw)
-    pos = read_position(position, variant)
+    pos = Position.parse(position, variant)
     t0 = time.perf_counter()
     if divide and depth >= 1:
         rows = pf.divide(pos, depth, python=python)
@@ -279,7 +282,6 @@ def verify_draw(db, method, as_json, quiet, **kw):
     import time
 
     from solver.placement import solve_placement
-    from solver.position import Position
     from solver.retro import Reporter
     from solver.schedule import solve as run
     from solver.search import start_value_by_search
@@ -327,7 +329,7 @@ def _read_positions(args):
 
 @cli.command()
 @click.argument("positions", nargs=-1, required=True)
-@click.option("--db", required=True, type=click.Path(exists=True, file_okay=False), help="Database directory.")
+@db_option
 @click.option("--json", "as_json", is_flag=True, help="One JSON object per position per line.")
 @variant_options
 def query(positions, db, as_json, **kw):
@@ -339,7 +341,7 @@ def query(positions, db, as_json, **kw):
     with open_tablebase(db) as tb:
         for text in _read_positions(positions):
             try:
-                pos = read_position(text, variant)
+                pos = Position.parse(text, variant)
                 a = tb.analyze(pos)
             except MorrisError as exc:
                 failed += 1
@@ -363,7 +365,7 @@ def query(positions, db, as_json, **kw):
 
 
 @cli.command()
-@click.option("--db", required=True, type=click.Path(exists=True, file_okay=False), help="Database directory.")
+@db_option
 @click.option("--json", "as_json", is_flag=True, help="A JSON list, one object per subspace.")
 def stats(db, as_json):
     """Per subspace: positions, wins, draws and losses for the side to move, longest win and
@@ -404,7 +406,7 @@ def stats(db, as_json):
 
 
 @cli.command()
-@click.option("--db", required=True, type=click.Path(exists=True, file_okay=False), help="Database directory.")
+@db_option
 @click.option("--checksums-only", is_flag=True, help="Only check headers and checksums.")
 @click.option("--quiet", is_flag=True, help="No progress output.")
 def verify(db, checksums_only, quiet):
@@ -432,32 +434,24 @@ def verify(db, checksums_only, quiet):
 
 @cli.command()
 @click.argument("position")
-@click.option("--db", required=True, type=click.Path(exists=True, file_okay=False), help="Database directory.")
+@db_option
 @click.option("--json", "as_json", is_flag=True, help="One JSON object.")
 @click.option("--seed", type=int, default=None, help="Seed for breaking ties between equal moves (default: random each run).")
-@click.option("--search", "use_search", is_flag=True,
-              help="Value placement positions without databases by alpha-beta search (needs the movement databases).")
+@search_option
 @variant_options
 def bestmove(position, db, as_json, seed, use_search, **kw):
     """The perfect player's move in POSITION, with its value and distance."""
-    from solver.bot import PerfectPlayer
+    from solver.bot import PerfectPlayer, bestmove_json
     from solver.tablebase import open_tablebase
 
     variant = make_variant(kw)
-    pos = read_position(position, variant)
+    pos = Position.parse(position, variant)
     with open_tablebase(db) as tb:
         choice = PerfectPlayer(tb, seed, make_search(db, variant, use_search)).choose(pos)
-    if choice is None:
-        if as_json:
-            click.echo(json.dumps({"position": position, "move": None, "value": None, "dtc": None,
-                                   "rule": "the game is over"}))
-        else:
-            click.echo("the game is over")
-        return
     if as_json:
-        obj = choice.to_json()
-        obj["position"] = position
-        click.echo(json.dumps(obj))
+        click.echo(json.dumps(bestmove_json(choice, position)))
+    elif choice is None:
+        click.echo("the game is over")
     else:
         dist = "" if choice.dtc is None else f" in {choice.dtc}"
         click.echo(f"{choice.move} ({choice.value}{dist}; {choice.rule})")
@@ -465,12 +459,11 @@ def bestmove(position, db, as_json, seed, use_search, **kw):
 
 @cli.command()
 @click.argument("position", required=False, default="start")
-@click.option("--db", required=True, type=click.Path(exists=True, file_okay=False), help="Database directory.")
+@db_option
 @click.option("--as", "side", type=click.Choice(["white", "black"]), default="white", show_default=True,
               help="The side you play.")
 @click.option("--seed", type=int, default=None, help="Seed for the bot's tie-breaks (default: random each run).")
-@click.option("--search", "use_search", is_flag=True,
-              help="Value placement positions without databases by alpha-beta search (needs the movement databases).")
+@search_option
 @variant_options
 def play(position, db, side, seed, use_search, **kw):
     """Play against the perfect player in the terminal.
@@ -484,7 +477,7 @@ def play(position, db, side, seed, use_search, **kw):
     from solver.tablebase import open_tablebase
 
     variant = make_variant(kw)
-    game = Game(read_position(position, variant))
+    game = Game(Position.parse(position, variant))
     human = WHITE if side == "white" else 1 - WHITE
     with open_tablebase(db) as tb:
         bot = PerfectPlayer(tb, seed, make_search(db, variant, use_search))
@@ -529,8 +522,7 @@ def play(position, db, side, seed, use_search, **kw):
 
 @cli.command()
 @click.option("--db", type=click.Path(file_okay=False), default=None, help="Database directory.")
-@click.option("--search", "use_search", is_flag=True,
-              help="Value placement positions without databases by alpha-beta search (needs the movement databases).")
+@search_option
 @variant_options
 def engine(db, use_search, **kw):
     """Speak the UCI-style engine protocol of Sanmill on stdin/stdout."""
@@ -540,7 +532,7 @@ def engine(db, use_search, **kw):
 
 
 @cli.command()
-@click.option("--db", required=True, type=click.Path(exists=True, file_okay=False), help="Database directory.")
+@db_option
 @click.option("--host", default="127.0.0.1", show_default=True)
 @click.option("--port", default=8080, show_default=True, type=click.IntRange(0, 65535))
 @click.option("--quiet", is_flag=True, help="Do not log requests.")

@@ -37,7 +37,7 @@ def main():
     print(f"{v.name}: placement sweep {info['solved']} subspaces ({info['positions']:,} positions) "
           f"in {info['seconds']:.1f} s ({info['skipped']} already complete)")
     t = time.perf_counter()
-    search = PlacementSearch(args.db, v, tt_bits=24)
+    search = PlacementSearch(args.db, v)
     names = {1: "win", 0: "draw", -1: "loss"}
     rng = np.random.default_rng(1)
     checked = mismatches = 0

@@ -50,6 +50,16 @@ class Choice:
         }
 
 
+def bestmove_json(choice: Choice | None, position: str) -> dict:
+    """The object of ``morris bestmove --json`` and ``/api/bestmove``, echoing ``position`` as
+    given (``choice`` None: the game is over)."""
+    if choice is None:
+        return {"position": position, "move": None, "value": None, "dtc": None, "rule": "the game is over"}
+    obj = choice.to_json()
+    obj["position"] = position
+    return obj
+
+
 class PerfectPlayer:
     def __init__(self, tablebase: Tablebase, seed: int | None = None, search=None):
         self.tb = tablebase

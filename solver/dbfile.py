@@ -379,7 +379,8 @@ class TableFile:
         return (raw[j >> 2] >> (2 * (j & 3))) & 3
 
     def value_dtc(self, i: int):
-        """(value code, dtc) of slot i; reads the distance block only for wins and losses."""
+        """(value code, dtc) of slot i; reads the distance block only for wins and losses.
+        (``value`` and ``dtc`` written out in one body: this is every probe's hot path.)"""
         if not 0 <= i < self.slots:
             raise IndexError(i)
         wper = self._sec["wdl"][2]

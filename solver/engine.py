@@ -60,7 +60,7 @@ class Engine:
             if self.use_search:
                 from .search import PlacementSearch
 
-                search = PlacementSearch(self.db, self.variant, tt_bits=24)
+                search = PlacementSearch(self.db, self.variant)
             self.player = PerfectPlayer(self.tb, self.seed, search)
         return self.player
 

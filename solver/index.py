@@ -244,7 +244,7 @@ class Hasher:
         """Per-symmetry byte image tables (padded to 3 bytes for boards of up to 24 points),
         and rank tables whose rows are built on first use (so that a new process answers its
         first probe quickly)."""
-        g = self.board.symmetries if self._group is None else self._group
+        g = self.group
         nb = max(3, g.nbytes)
         zero = [0] * 256
         sym = [tuple(g.byte_images[s][j] if j < g.nbytes else zero for j in range(nb))

@@ -145,20 +145,30 @@ def has_turns(variant, mover, opp, mover_hand, opp_hand) -> bool:
     return any(adj[p] & empty for p in bits(mover))
 
 
+def decided_by_count(mover, opp, mover_hand, opp_hand):
+    """The value for the side to move if the piece counts end the game, else ``None``: after
+    placement a player with fewer than 3 pieces has lost (a draw if both have)."""
+    if mover_hand or opp_hand:
+        return None
+    short_mover = mover.bit_count() < LOSE_BELOW
+    short_opp = opp.bit_count() < LOSE_BELOW
+    if short_mover and short_opp:
+        return DRAW
+    if short_mover:
+        return LOSS
+    if short_opp:
+        return WIN
+    return None
+
+
 def terminal(variant, mover, opp, mover_hand, opp_hand, any_turn=None):
     """The value for the side to move if the game is over, else ``None``.
 
     After placement a player with fewer than 3 pieces has lost (a draw if both have); a player
     with no legal turn has lost."""
-    if mover_hand == 0 and opp_hand == 0:
-        short_mover = popcount(mover) < LOSE_BELOW
-        short_opp = popcount(opp) < LOSE_BELOW
-        if short_mover and short_opp:
-            return DRAW
-        if short_mover:
-            return LOSS
-        if short_opp:
-            return WIN
+    end = decided_by_count(mover, opp, mover_hand, opp_hand)
+    if end is not None:
+        return end
     if any_turn is None:
         any_turn = has_turns(variant, mover, opp, mover_hand, opp_hand)
     return None if any_turn else LOSS

@@ -17,9 +17,10 @@ import time
 
 import numpy as np
 
-from .dbfile import SUFFIX, TableFile, check_file, remove_stale_temporaries, write_table
+from .dbfile import TableFile, check_file, write_table
 from .index import Hasher, Subspace, placement_subspaces
 from .retro import Reporter
+from .schedule import solve, table_header, table_path
 from .variants import LOSE_BELOW
 
 
@@ -46,9 +47,11 @@ def layer(variant, sub: Subspace) -> int:
     return 2 * variant.pieces - sub.hm - sub.ho
 
 
-def needed_movement(sub_children) -> list:
-    """Movement subspaces whose values a placement subspace reads."""
-    return [c for c, mv in sub_children.values() if mv and c.m >= LOSE_BELOW and c.o >= LOSE_BELOW]
+def reads_file(child: Subspace, movement: bool) -> bool:
+    """Whether a placement subspace reads the file of this child (from ``child_subspaces``):
+    every placement child, and movement children where both sides still have 3 pieces (with
+    fewer the game is over and nothing needs reading)."""
+    return not movement or (child.m >= LOSE_BELOW and child.o >= LOSE_BELOW)
 
 
 def closure(variant, targets) -> list[Subspace]:
@@ -67,10 +70,6 @@ def closure(variant, targets) -> list[Subspace]:
     return sorted(seen, key=lambda s: (-layer(variant, s), s))
 
 
-def _path(out, variant, sub):
-    return os.path.join(out, variant.ruleset_id, sub.name + SUFFIX)
-
-
 class _Planes:
     """Value and distance planes read from files, kept while a layer needs them."""
 
@@ -81,7 +80,7 @@ class _Planes:
     def get(self, sub: Subspace, with_dtc: bool):
         key = (sub, with_dtc)
         if key not in self.cache:
-            with TableFile(_path(self.out, self.variant, sub)) as tf:
+            with TableFile(table_path(self.out, self.variant, sub)) as tf:
                 vals = tf.values_all()
                 dtc = tf.dtc_all().astype(np.uint8) if with_dtc else np.zeros(0, np.uint8)
             self.cache[key] = (vals, dtc)
@@ -107,11 +106,10 @@ def evaluate(variant, sub: Subspace, planes: _Planes, hasher: Hasher, lo=0, hi=N
             c, mv = kids[k]
             cinfo[k] = (c.m, c.o, 1 if mv else 0)
             sizes.add(c.o)
-            terminal = mv and (c.m < LOSE_BELOW or c.o < LOSE_BELOW)
-            if terminal:
-                arrays += [np.zeros(0, np.uint8), np.zeros(0, np.uint8)]
-            else:
+            if reads_file(c, mv):
                 arrays += list(planes.get(c, with_dtc=not mv))
+            else:
+                arrays += [np.zeros(0, np.uint8), np.zeros(0, np.uint8)]
         else:
             arrays += [np.zeros(0, np.uint8), np.zeros(0, np.uint8)]
     Ob = hasher.orbits(sizes)
@@ -126,22 +124,18 @@ def evaluate(variant, sub: Subspace, planes: _Planes, hasher: Hasher, lo=0, hi=N
 
 def solve_placement_subspace(out, variant, sub: Subspace, hasher: Hasher | None = None, planes=None) -> int:
     """Solve one placement subspace from its children's files; returns its positions."""
-    from .schedule import table_header
-
     hasher = hasher or Hasher(variant.board)
     planes = planes or _Planes(out, variant)
     vals, dtc = evaluate(variant, sub, planes, hasher)
     hdr = table_header(variant, sub, hasher, vals, dtc)
     hdr["distance"] = "dtc-placement"
-    write_table(_path(out, variant, sub), hdr, vals, dtc, hasher.anchor_reps(sub.o))
+    write_table(table_path(out, variant, sub), hdr, vals, dtc, hasher.anchor_reps(sub.o))
     return hdr["positions"]
 
 
 def solve_placement(out, variant, targets=None, reporter=None) -> dict:
     """Solve the placement subspaces (every reachable one, or what ``targets`` need), last layer
     first, after the movement phase they read (solved too if missing); complete files are kept."""
-    from .schedule import solve
-
     t0 = time.perf_counter()
     summary = solve(out, variant, targets=targets or placement_subspaces(variant), phase="placement",
                     reporter=reporter or Reporter())
@@ -156,7 +150,6 @@ def solve_placement(out, variant, targets=None, reporter=None) -> dict:
 
 def verify_placement_file(fr, header, directory, rep):
     """Recompute a placement file from its children's files and compare (see verify.py)."""
-    from .dbfile import TableFile as TF
     from .variants import variant_for_header
 
     variant = variant_for_header(header)
@@ -164,13 +157,11 @@ def verify_placement_file(fr, header, directory, rep):
     sub = Subspace.parse(header["subspace"])
     out = os.path.dirname(directory)
     for k, (c, mv) in child_subspaces(sub, variant.rules.double_mill_removes).items():
-        if mv and (c.m < LOSE_BELOW or c.o < LOSE_BELOW):
-            continue
-        if check_file(_path(out, variant, c)) is not None:
+        if reads_file(c, mv) and check_file(table_path(out, variant, c)) is not None:
             fr.skipped = f"needs {c}, which is missing or damaged"
             return
     hasher = Hasher(board)
-    with TF(fr.path) as tf:
+    with TableFile(fr.path) as tf:
         vals, dtc = tf.values_all(), tf.dtc_all()
     ev, ed = evaluate(variant, sub, _Planes(out, variant), hasher)
     used = ev != 3

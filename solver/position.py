@@ -112,10 +112,13 @@ class Position:
 
     @classmethod
     def parse(cls, text: str, variant: Variant | str = "standard") -> "Position":
-        """Read either notation; FEN is recognised by its three board groups."""
+        """Read either notation, or ``start`` (``startpos``) for the start position; FEN is
+        recognised by its three board groups."""
         v = get_variant(variant) if isinstance(variant, str) else variant
         if not isinstance(text, str) or not text.strip():
             raise IllegalPositionError("empty position")
+        if text.strip().lower() in ("start", "startpos"):
+            return cls.start(v)
         first = text.strip().split()[0]
         if first.count("/") == 2:
             return cls.from_fen(text, v)

@@ -155,7 +155,7 @@ def job_graph(variant, targets=None, max_pieces=None, phase="movement"):
 
     ``targets``: subspaces (movement or placement); without them every subspace of ``phase``
     (movement, placement or all; placement needs the whole movement phase)."""
-    from .placement import child_subspaces, closure
+    from .placement import child_subspaces, closure, reads_file
 
     variant.require_solvable()
     targets = list(targets or [])
@@ -178,11 +178,8 @@ def job_graph(variant, targets=None, max_pieces=None, phase="movement"):
         j = Job("placement", sub)
         reads = []
         for child, movement in child_subspaces(sub, dm).values():
-            if movement:
-                if child.m >= LOSE_BELOW and child.o >= LOSE_BELOW:
-                    reads.append(Job("pair", pair_key(child)))
-            else:
-                reads.append(Job("placement", child))
+            if reads_file(child, movement):
+                reads.append(Job("pair", pair_key(child)) if movement else Job("placement", child))
         jobs.append(j)
         deps[j] = sorted(set(reads))
     return jobs, deps

@@ -13,20 +13,21 @@ import time
 
 import numpy as np
 
-from .dbfile import SUFFIX, TableFile
+from .dbfile import TableFile
 from .errors import MissingSubspaceError
-from .index import Hasher, Subspace, movement_subspaces
+from .index import Hasher, movement_subspaces
 from .position import Position
 from .retro import Reporter
+from .schedule import table_path
 
 VALUES = {1: "win", 0: "draw", -1: "loss"}
 
 
 class PlacementSearch:
     """Alpha-beta over placement with movement-phase lookups. ``tt_bits``: log2 of the
-    transposition table's entries (9 bytes each)."""
+    transposition table's entries (16 bytes each: 256 MiB at the default 24)."""
 
-    def __init__(self, db, variant, tt_bits: int = 22, reporter: Reporter | None = None):
+    def __init__(self, db, variant, tt_bits: int = 24, reporter: Reporter | None = None):
         rep = reporter or Reporter(quiet=True)
         variant.require_solvable()
         self.variant = variant
@@ -34,13 +35,12 @@ class PlacementSearch:
         n = variant.board.n
         self.hasher.orbits(range(0, min(n, 2 * variant.pieces) + 1))
         subs = movement_subspaces(variant)
-        directory = os.path.join(db, variant.ruleset_id)
         planes = []
         off = np.zeros((16, 16), dtype=np.int64)
         pos = 0
         with rep.bar(total=len(subs), desc="load movement values", unit="subspace") as bar:
             for s in subs:
-                path = os.path.join(directory, s.name + SUFFIX)
+                path = table_path(db, variant, s)
                 if not os.path.exists(path):
                     raise MissingSubspaceError(
                         f"the search needs the movement subspace {s} ({path} is missing; "
@@ -80,9 +80,9 @@ class PlacementSearch:
         return int(self.stats[0])
 
 
-def start_value_by_search(db, variant, reporter=None, tt_bits=24) -> dict:
+def start_value_by_search(db, variant, reporter=None) -> dict:
     t0 = time.perf_counter()
-    s = PlacementSearch(db, variant, tt_bits=tt_bits, reporter=reporter)
+    s = PlacementSearch(db, variant, reporter=reporter)
     t1 = time.perf_counter()
     v = s.value(Position.start(variant))
     t2 = time.perf_counter()

@@ -22,7 +22,7 @@ import traceback
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from urllib.parse import parse_qs, urlparse
 
-from .bot import PerfectPlayer
+from .bot import PerfectPlayer, bestmove_json
 from .errors import MissingSubspaceError, MorrisError, OutsideDatabaseError
 from .position import Position
 from .tablebase import open_tablebase
@@ -77,7 +77,7 @@ class Handler(BaseHTTPRequestHandler):
             if len(text) > MAX_POSITION:
                 return self._send(400, {"error": f"position longer than {MAX_POSITION} characters"})
             variant = get_variant(query.get("variant", ["standard"])[0])
-            pos = Position.start(variant) if text.strip() in ("start", "startpos") else Position.parse(text, variant)
+            pos = Position.parse(text, variant)
             if url.path == "/api/probe":
                 obj = self.server.tb.analyze(pos).to_json()
             else:
@@ -86,11 +86,7 @@ class Handler(BaseHTTPRequestHandler):
                     seed = None if seed in (None, "") else int(seed)
                 except ValueError:
                     return self._send(400, {"error": f"seed must be a number, got {seed!r}"})
-                choice = PerfectPlayer(self.server.tb, seed).choose(pos)
-                if choice is None:
-                    return self._send(200, {"position": text, "move": None, "value": None, "dtc": None,
-                                            "rule": "the game is over"})
-                obj = choice.to_json()
+                return self._send(200, bestmove_json(PerfectPlayer(self.server.tb, seed).choose(pos), text))
             obj["position"] = text
             return self._send(200, obj)
         except (MissingSubspaceError, OutsideDatabaseError) as exc:

@@ -42,10 +42,9 @@ from typing import NamedTuple
 from . import movegen
 from .dbfile import SUFFIX, TableFile
 from .errors import CorruptDatabaseError, MissingSubspaceError, VariantMismatchError
-from .index import Hasher, Subspace, subspace_of
+from .index import Hasher, Subspace
 from .position import Move, Position
 from .symmetry import SymmetryGroup
-from .variants import LOSE_BELOW
 
 VALUE_NAMES = ("draw", "win", "loss")
 _NEGATE = {"win": "loss", "loss": "win", "draw": "draw"}
@@ -191,27 +190,13 @@ class Tablebase:
         i = self._hasher(position.board).index_py(mover, opp, orbit_of=tf.orbit_of)
         return tf, i
 
-    @staticmethod
-    def _finished(position: Position):
-        """The value of a finished game decided by piece count, else None. (A blocked side to
-        move is stored in the files as a loss in 0, so no move generation is needed here.)"""
-        if position.white_hand or position.black_hand:
-            return None
-        short_m = position.mover.bit_count() < LOSE_BELOW
-        short_o = position.opponent.bit_count() < LOSE_BELOW
-        if short_m and short_o:
-            return "draw"
-        if short_m:
-            return "loss"
-        if short_o:
-            return "win"
-        return None
-
     # ------------------------------------------------------------------ probes
     def _slot_or_end(self, position: Position):
         """(table, slot), or (None, value) for a finished game: decided by piece count, or by
         having no legal move where no file covers the position (files store those as lost)."""
-        end = self._finished(position)
+        # a blocked side to move is stored in the files as a loss in 0: no move generation here
+        end = movegen.decided_by_count(position.mover, position.opponent, position.mover_hand,
+                                       position.opponent_hand)
         if end is not None:
             return None, end
         try:

@@ -10,25 +10,15 @@ import pytest
 from click.testing import CliRunner
 
 from cli.main import cli
+from filetree import files_of
 from solver import schedule
-from solver.errors import MorrisError
 from solver.retro import Reporter
 from solver.variants import get_variant
 from solver.verify import verify
 
 
-def files_of(d):
-    out = {}
-    for root, _, names in os.walk(d):
-        for n in names:
-            if n.endswith(".mtb"):
-                p = os.path.join(root, n)
-                out[os.path.relpath(p, d)] = open(p, "rb").read()
-    return out
-
-
 def standard_files(solved):
-    return {k: v for k, v in files_of(solved).items() if k.startswith("standard/") and "+" not in k}
+    return {k: v for k, v in files_of(solved, ".mtb").items() if k.startswith("standard/") and "+" not in k}
 
 
 def test_process_pool_gives_identical_files(solved, tmp_path):
@@ -38,14 +28,14 @@ def test_process_pool_gives_identical_files(solved, tmp_path):
                        executor=pool, threads=1)
     finally:
         pool.shutdown()
-    assert files_of(tmp_path) == standard_files(solved)
+    assert files_of(tmp_path, ".mtb") == standard_files(solved)
 
 
 def test_dask_local_cluster_gives_identical_files(solved, tmp_path):
     pytest.importorskip("distributed")
     r = CliRunner().invoke(cli, ["solve", "--out", str(tmp_path), "--max-pieces", "4", "--dask", "local:2", "--quiet"])
     assert r.exit_code == 0, r.output
-    assert files_of(tmp_path) == standard_files(solved)
+    assert files_of(tmp_path, ".mtb") == standard_files(solved)
 
 
 def test_a_killed_worker_does_not_stop_the_solve(tmp_path):

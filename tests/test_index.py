@@ -101,6 +101,8 @@ def test_python_reference_matches_kernels(name):
                 ma = board.symmetries.apply(s, int(a))
                 oa = board.symmetries.apply(s, int(b))
                 assert h.index_py(ma, oa) == int(i)
+                # the byte-by-byte path that boards of more than 24 points take
+                assert h._index_py_wide(ma, oa, None, None) == int(i)
                 assert h.index_batch(np.array([ma]), np.array([oa]))[0] == i
 
 

@@ -12,6 +12,12 @@ def test_start_position_fen_is_sanmills():
     assert Position.parse(START_FEN) == Position.start()
 
 
+@pytest.mark.parametrize("text", ["start", "startpos", " START "])
+def test_start_keyword_parses_to_the_start_position(text):
+    assert Position.parse(text, "six") == Position.start("six")
+    assert Position.parse(text) != Position.start("six")
+
+
 def test_compact_round_trip_and_defaults():
     p = Position.parse("a1,d1,g1/a7,d7,g7 w")
     assert p.turn == WHITE and p.white_hand == 0 and p.black_hand == 0

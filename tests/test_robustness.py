@@ -8,6 +8,7 @@ import sys
 import time
 
 import pytest
+from filetree import files_of
 
 from solver.dbfile import TableFile
 from solver.errors import CorruptDatabaseError, MissingSubspaceError
@@ -81,15 +82,6 @@ def test_not_a_database(db):
     (db / "standard" / "3-4.mtb").write_bytes(b"hello world, this is not a table" * 4)
     with pytest.raises(CorruptDatabaseError, match="bad magic"):
         TableFile(db / "standard" / "3-4.mtb")
-
-
-def files_of(d):
-    out = {}
-    for root, _, names in os.walk(d):
-        for n in names:
-            p = os.path.join(root, n)
-            out[os.path.relpath(p, d)] = open(p, "rb").read()
-    return out
 
 
 def test_killed_solve_resumes_to_identical_files(tmp_path):

@@ -99,8 +99,9 @@ def ranked(T, s, rep, stab, mover):
     return r
 
 
-@njit(**_NJ)
+@njit(inline="always", **_NJ)
 def index_one(T, Ob, mover, opp):
+    """Slot of the position (mover, opp) in its subspace."""
     m = popcount(mover)
     o = popcount(opp)
     orbit, s, rep, stab = anchor(T, Ob, o, opp)

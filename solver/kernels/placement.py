@@ -17,17 +17,11 @@ from numba import njit, prange
 
 from .bitboard import LOSE_BELOW, closed_mills, no_removal, removal_turns
 from .bits import ctz, popcount
-from .hashing import anchor, ranked, sym_image, unindex_one
+from .hashing import index_one, unindex_one
 from .verify import BIG, minimax
 
 _NJ = dict(cache=True, nogil=True)
 DRAW, WIN, LOSS, UNUSED = 0, 1, 2, 3
-
-
-@njit(inline="always", **_NJ)
-def _lookup(T, Ob, mover, opp, cm, co):
-    orb, s, rep, stab = anchor(T, Ob, co, opp)
-    return orb * T.binom[T.n - co, cm] + ranked(T, s, rep, stab, sym_image(T, s, mover))
 
 
 @njit(inline="always", **_NJ)
@@ -53,7 +47,7 @@ def _child(T, Ob, switched, M2, O2, cinfo, k, v0, d0, v1, d1, v2, d2):
         vals, dts = v1, d1
     else:
         vals, dts = v2, d2
-    j = _lookup(T, Ob, mover, opp, cm, co)
+    j = index_one(T, Ob, mover, opp)
     return np.int64(vals[j]), (np.int64(dts[j]) if dts.shape[0] > 0 else np.int64(0))
 
 

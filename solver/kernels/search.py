@@ -15,20 +15,12 @@ from numba import njit
 
 from .bitboard import LOSE_BELOW, closed_mills, no_removal, removal_turns
 from .bits import ctz, popcount
-from .hashing import anchor, ranked, sym_image
+from .hashing import index_one
 
 _NJ = dict(cache=True, nogil=True)
 MAXD = 32
 MAXM = 1024
 EXACT, LOWER, UPPER = 1, 2, 3
-
-
-@njit(inline="always", **_NJ)
-def _index(T, Ob, mover, opp):
-    m = popcount(mover)
-    o = popcount(opp)
-    orb, s, rep, stab = anchor(T, Ob, o, opp)
-    return orb * T.binom[T.n - o, m] + ranked(T, s, rep, stab, sym_image(T, s, mover))
 
 
 @njit(inline="always", **_NJ)
@@ -44,7 +36,7 @@ def leaf_value(T, Ob, mover, opp, mv_packed, mv_off):
         return 1
     m = popcount(mover)
     o = popcount(opp)
-    j = mv_off[m, o] * 4 + _index(T, Ob, mover, opp)
+    j = mv_off[m, o] * 4 + index_one(T, Ob, mover, opp)
     code = (mv_packed[j >> 2] >> (2 * (j & 3))) & 3
     if code == 1:
         return 1
@@ -56,7 +48,17 @@ def leaf_value(T, Ob, mover, opp, mv_packed, mv_off):
 @njit(inline="always", **_NJ)
 def _key(T, Ob, M, O, hm, ho):
     sub = ((popcount(M) * 16 + popcount(O)) * 16 + hm) * 16 + ho
-    return (sub << 40) | _index(T, Ob, M, O)
+    return (sub << 40) | index_one(T, Ob, M, O)
+
+
+@njit(inline="always", **_NJ)
+def _back_up(best, alpha, sw, d, v):
+    """A child of node d is worth v for its own mover: raise node d's best and alpha."""
+    vp = -v if sw[d] else v
+    if vp > best[d]:
+        best[d] = vp
+    if vp > alpha[d]:
+        alpha[d] = vp
 
 
 @njit(**_NJ)
@@ -155,11 +157,7 @@ def search(T, Ob, dm, M0, O0, hm0, ho0, mv_packed, mv_off, tt_keys, tt_vals, sta
                     return ret
                 d -= 1
                 # fall through to "a child returned"
-                vp = -ret if sw[d] else ret
-                if vp > best[d]:
-                    best[d] = vp
-                if vp > alpha[d]:
-                    alpha[d] = vp
+                _back_up(best, alpha, sw, d, ret)
                 continue
             continue
         # at node d: next move, or finish
@@ -179,11 +177,7 @@ def search(T, Ob, dm, M0, O0, hm0, ho0, mv_packed, mv_off, tt_keys, tt_vals, sta
             if chm == 0 and cho == 0:
                 stats[1] += 1
                 v = leaf_value(T, Ob, cM, cO, mv_packed, mv_off)
-                vp = -v if sw[d] else v
-                if vp > best[d]:
-                    best[d] = vp
-                if vp > alpha[d]:
-                    alpha[d] = vp
+                _back_up(best, alpha, sw, d, v)
                 continue
             sM[d + 1], sO[d + 1], shm[d + 1], sho[d + 1] = cM, cO, chm, cho
             if sw[d]:
@@ -207,8 +201,4 @@ def search(T, Ob, dm, M0, O0, hm0, ho0, mv_packed, mv_off, tt_keys, tt_vals, sta
         if d == 0:
             return val
         d -= 1
-        vp = -val if sw[d] else val
-        if vp > best[d]:
-            best[d] = vp
-        if vp > alpha[d]:
-            alpha[d] = vp
+        _back_up(best, alpha, sw, d, val)
