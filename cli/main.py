@@ -11,8 +11,8 @@ import sys
 
 import click
 
-from solver.errors import MorrisError
-from solver.position import Position
+from morris.errors import MorrisError, UsageError
+from morris.position import Move, Position
 
 
 class MorrisGroup(click.Group):
@@ -22,6 +22,11 @@ class MorrisGroup(click.Group):
         except MorrisError as exc:
             click.echo(f"{type(exc).__name__}: {exc}", err=True)
             ctx.exit(2)
+
+
+def plural(n: int, word: str) -> str:
+    """``1 position``, ``2 positions``."""
+    return f"{n:,} {word}{'' if n == 1 else 's'}"
 
 
 def variant_options(f):
@@ -46,7 +51,7 @@ def variant_options(f):
 
 
 def make_variant(kw: dict):
-    from solver.variants import get_variant
+    from morris.variants import get_variant
 
     return get_variant(
         kw.pop("variant"),
@@ -70,7 +75,7 @@ def make_search(db, variant, wanted):
     """A placement search over the movement databases in ``db`` when asked for, else None."""
     if not wanted:
         return None
-    from solver.search import PlacementSearch
+    from morris.search import PlacementSearch
 
     return PlacementSearch(db, variant)
 
@@ -90,7 +95,6 @@ def cli():
 @variant_options
 def show(position, **kw):
     """Draw POSITION in the terminal."""
-    from solver.movegen import outcome
 
     variant = make_variant(kw)
     pos = Position.parse(position, variant)
@@ -100,7 +104,7 @@ def show(position, **kw):
         click.echo(f"fen:     {pos.to_fen()}")
     except MorrisError:
         pass
-    result = outcome(pos)
+    result = pos.outcome()
     if result is not None:
         click.echo(f"game over: {result} for the side to move")
 
@@ -132,10 +136,13 @@ def perft(position, depth, python, divide, **kw):
     """Count the sequences of DEPTH turns from POSITION."""
     import time
 
-    from solver import perft as pf
+    from morris import perft as pf
 
     variant = make_variant(kw)
     pos = Position.parse(position, variant)
+    if depth > pf.MAX_DEPTH:
+        raise UsageError(f"perft depth {depth} is too deep: at most {pf.MAX_DEPTH} plies "
+                         f"(depth 7 from the start already takes minutes)")
     t0 = time.perf_counter()
     if divide and depth >= 1:
         rows = pf.divide(pos, depth, python=python)
@@ -159,7 +166,8 @@ def subspaces(phase, as_json, **kw):
 
     Positions are orbits under the board's symmetries, counted by Burnside's lemma
     independently of the hash; slots are what the perfect hash allocates."""
-    from solver.index import count_positions, movement_subspaces, placement_subspaces, slot_count
+    from morris.index import count_positions, slot_count
+    from morris.subspaces import movement_subspaces, placement_subspaces
 
     variant = make_variant(kw)
     board = variant.board
@@ -184,7 +192,7 @@ def subspaces(phase, as_json, **kw):
 
 
 def parse_subspaces(names):
-    from solver.index import Subspace
+    from morris.subspaces import Subspace
 
     out = []
     for name in names:
@@ -216,10 +224,8 @@ def solve(subspace_names, out, phase, max_pieces, jobs, dask_address, show_plan,
     side). Dependencies are solved first, each as soon as its inputs exist; complete files are
     kept, so an interrupted run resumes where it stopped.
     """
-    import os
-
-    from solver import schedule
-    from solver.retro import Reporter
+    from morris import schedule
+    from morris.progress import Reporter
 
     variant = make_variant(kw)
     targets = parse_subspaces(subspace_names) or None
@@ -232,38 +238,27 @@ def solve(subspace_names, out, phase, max_pieces, jobs, dask_address, show_plan,
     except ValueError as exc:
         raise click.UsageError(str(exc)) from None
     if show_plan:
-        heavy, path, total, weight = schedule.critical_path(variant, job_list, deps)
-        click.echo(f"{len(job_list)} jobs, {total:,} positions")
-        for j in job_list:
-            needs = ", ".join(d.name for d in deps[j]) or "-"
-            click.echo(f"  {j.name:<14} {weight[j]:>15,} positions  needs {needs}")
-        click.echo(f"critical path ({len(path)} jobs, {heavy:,} positions, {100 * heavy / max(1, total):.1f}% of all):")
-        click.echo("  " + " -> ".join(j.name for j in path))
+        p = schedule.critical_path(variant, job_list, deps)
+        click.echo(f"{len(p.jobs)} job{'s' * (len(p.jobs) != 1)}, {p.total:,} positions")
+        for j in p.jobs:
+            needs = ", ".join(d.name for d in p.deps[j]) or "-"
+            click.echo(f"  {j.name:<14} {p.weight[j]:>15,} positions  needs {needs}")
+        click.echo(f"critical path ({len(p.critical)} jobs, {p.critical_weight:,} positions, "
+                   f"{100 * p.critical_weight / max(1, p.total):.1f}% of all):")
+        click.echo("  " + " -> ".join(j.name for j in p.critical))
         click.echo(f"no number of machines can finish sooner than the critical path: at most "
-                   f"{total / max(1, heavy):.2f}x the speed of one machine of the same kind")
+                   f"{p.total / max(1, p.critical_weight):.2f}x the speed of one machine of the same kind")
         return
     reporter = Reporter(quiet=quiet)
-    kwargs = {}
-    cleanup = []
-    cores = os.cpu_count() or 1
-    if dask_address:
-        from solver.cluster import dask_executor
-
-        kwargs, close = dask_executor(dask_address, variant, reporter)
-        cleanup.append(close)
-    elif jobs:
-        kwargs = dict(executor=schedule.local_pool(jobs), executor_factory=lambda: schedule.local_pool(jobs),
-                      threads=max(1, cores // jobs))
-        cleanup.append(lambda: kwargs["executor"].shutdown())
+    kwargs, close = schedule.executor_options(variant, reporter, jobs, dask_address)
     try:
         summary = schedule.solve(out, variant, targets=targets, max_pieces=max_pieces, phase=phase,
                                  reporter=reporter, **kwargs)
     finally:
-        for c in cleanup:
-            c()
+        close()
     click.echo(
-        f"solved {len(summary.solved)} jobs, {len(summary.skipped)} already complete, in "
-        f"{summary.seconds:.1f} s; databases in {out}"
+        f"solved {len(summary.solved)} job{'s' * (len(summary.solved) != 1)}, "
+        f"{len(summary.skipped)} already complete, in {summary.seconds:.1f} s; databases in {out}"
     )
 
 
@@ -279,41 +274,14 @@ def solve(subspace_names, out, phase, max_pieces, jobs, dask_address, show_plan,
 @variant_options
 def verify_draw(db, method, as_json, quiet, **kw):
     """Compute the value of the start position, and say how."""
-    import time
+    from morris.draw import start_value
+    from morris.progress import Reporter
 
-    from solver.placement import solve_placement
-    from solver.retro import Reporter
-    from solver.schedule import solve as run
-    from solver.search import start_value_by_search
-    from solver.tablebase import open_tablebase
-
-    variant = make_variant(kw)
-    reporter = Reporter(quiet=quiet)
-    t0 = time.perf_counter()
-    target = db or "tb"
-    if db is None:
-        reporter.phase(f"solving what is missing into {target}")
-        run(target, variant, reporter=reporter)
-        if method == "sweep":
-            solve_placement(target, variant, reporter=reporter)
-    extra = {}
-    if method == "search":
-        r = start_value_by_search(target, variant, reporter=reporter)
-        value = r["value"]
-        how = (f"alpha-beta search of the placement phase ({r['nodes']:,} nodes, {r['leaves']:,} "
-               f"movement-phase lookups) on the movement databases in {target}")
-        extra = {"nodes": r["nodes"], "leaves": r["leaves"]}
-    else:
-        with open_tablebase(target) as tb:
-            value = tb.probe_wdl(Position.start(variant))
-        how = f"backward sweep of every placement subspace, databases in {target}"
-    seconds = time.perf_counter() - t0
+    r = start_value(make_variant(kw), db, method, Reporter(quiet=quiet))
     if as_json:
-        click.echo(json.dumps({"variant": variant.name, "value": value, "method": method,
-                               "seconds": round(seconds, 3), **extra}))
+        click.echo(json.dumps(r.to_json()))
     else:
-        said = {"win": "a win for white", "loss": "a win for black", "draw": "a draw"}[value]
-        click.echo(f"{variant.name}: the start position is {said}, by {how}, in {seconds:.1f} s")
+        click.echo(f"{r.variant}: the start position is {r.verdict}, by {r.how}, in {r.seconds:.1f} s")
 
 
 def _read_positions(args):
@@ -334,7 +302,7 @@ def _read_positions(args):
 @variant_options
 def query(positions, db, as_json, **kw):
     """Value and distance of each POSITION and of every legal move ('-' reads stdin)."""
-    from solver.tablebase import open_tablebase
+    from morris.tablebase import open_tablebase
 
     variant = make_variant(kw)
     failed = 0
@@ -372,8 +340,8 @@ def stats(db, as_json):
     loss, file size and bits per position."""
     import os
 
-    from solver.dbfile import TableFile
-    from solver.verify import find_tables
+    from morris.dbfile import TableFile
+    from morris.verify import find_tables
 
     rows = []
     for path in find_tables(db):
@@ -412,8 +380,8 @@ def stats(db, as_json):
 def verify(db, checksums_only, quiet):
     """Check every file's checksum, then recompute every stored value from the stored values
     of its successors (a forward check independent of the solver). Exit 0 only when all agree."""
-    from solver.retro import Reporter
-    from solver.verify import verify as run
+    from morris.progress import Reporter
+    from morris.verify import verify as run
 
     report = run(db, Reporter(quiet=quiet), forward=not checksums_only)
     for f in report.files:
@@ -422,14 +390,14 @@ def verify(db, checksums_only, quiet):
         elif f.skipped:
             click.echo(f"SKIP {f.path}: {f.skipped}")
         elif f.mismatches:
-            click.echo(f"FAIL {f.path}: {f.mismatches} of {f.checked:,} positions disagree; first {f.first_mismatch}")
+            click.echo(f"FAIL {f.path}: {f.mismatches:,} of {plural(f.checked, 'position')} disagree; first {f.first_mismatch}")
         else:
-            click.echo(f"ok   {f.path}" + (f": {f.checked:,} positions" if f.checked else ""))
+            click.echo(f"ok   {f.path}" + (f": {plural(f.checked, 'position')}" if f.checked else ""))
     if not report.files:
         click.echo(f"no databases under {db}")
     if not report.ok:
         sys.exit(1)
-    click.echo(f"all {len(report.files)} files verified")
+    click.echo(f"{plural(len(report.files), 'file')} verified" if len(report.files) != 1 else "the file verified")
 
 
 @cli.command()
@@ -441,8 +409,8 @@ def verify(db, checksums_only, quiet):
 @variant_options
 def bestmove(position, db, as_json, seed, use_search, **kw):
     """The perfect player's move in POSITION, with its value and distance."""
-    from solver.bot import PerfectPlayer, bestmove_json
-    from solver.tablebase import open_tablebase
+    from morris.bot import PerfectPlayer, bestmove_json
+    from morris.tablebase import open_tablebase
 
     variant = make_variant(kw)
     pos = Position.parse(position, variant)
@@ -470,54 +438,60 @@ def play(position, db, side, seed, use_search, **kw):
 
     Type moves as tokens (d2, d2-d3, g1xd2); a move that closes a mill asks which piece to
     remove when you leave the removal out. 'moves' lists the legal moves, 'quit' ends."""
-    from solver import movegen
-    from solver.bot import PerfectPlayer
-    from solver.movegen import Game
-    from solver.position import WHITE
-    from solver.tablebase import open_tablebase
+    from morris.bot import PerfectPlayer
+    from morris.game import Game
+    from morris.position import WHITE
+    from morris.tablebase import open_tablebase
 
     variant = make_variant(kw)
     game = Game(Position.parse(position, variant))
     human = WHITE if side == "white" else 1 - WHITE
-    with open_tablebase(db) as tb:
-        bot = PerfectPlayer(tb, seed, make_search(db, variant, use_search))
-        while game.result is None:
-            pos = game.position
-            click.echo(pos.diagram())
-            if pos.turn == human:
-                text = click.prompt("your move", prompt_suffix="> ", default="", show_default=False).strip()
-                if text in ("quit", "exit", "q"):
-                    click.echo("game abandoned")
-                    return
-                if text in ("moves", "?", "help"):
-                    click.echo("legal moves: " + " ".join(str(m) for m in game.legal_moves()))
-                    continue
-                try:
-                    move = movegen.Move.parse(text)
-                    if not move.removes:
-                        closing = [m for m in game.legal_moves()
-                                   if m.frm == move.frm and m.to == move.to and m.removes]
-                        if closing:
-                            options = sorted({r for m in closing for r in m.removes})
-                            victim = click.prompt(f"{move} closes a mill: remove which piece? "
-                                                  f"({', '.join(options)})", prompt_suffix="> ").strip()
-                            move = movegen.Move.parse(f"{move}x{victim.lstrip('x')}")
-                    game.push(move)
-                except MorrisError as exc:
-                    click.echo(f"{type(exc).__name__}: {exc}")
-                    continue
-            else:
-                try:
-                    choice = bot.choose(pos)
-                except MorrisError as exc:
-                    click.echo(f"{type(exc).__name__}: {exc}")
-                    click.echo("the bot cannot go on from here")
-                    return
-                dist = "" if choice.dtc is None else f" in {choice.dtc}"
-                click.echo(f"bot plays {choice.move} ({choice.value}{dist} for the bot)")
-                game.push(choice.move)
-        click.echo(game.position.diagram())
-        click.echo(f"result {game.result}: {game.reason}")
+    click.echo(f"you play {side} ({'O' if human == WHITE else '@'} on the board); the bot plays "
+               f"{('white', 'black')[1 - human]}. Type 'moves' for the legal moves, 'quit' to stop.")
+    try:
+        with open_tablebase(db) as tb:
+            bot = PerfectPlayer(tb, seed, make_search(db, variant, use_search))
+            while game.result is None:
+                pos = game.position
+                click.echo(pos.diagram())
+                if pos.turn == human:
+                    text = click.prompt("your move", prompt_suffix="> ", default="", show_default=False).strip()
+                    if text in ("quit", "exit", "q"):
+                        click.echo("game abandoned")
+                        return
+                    if text in ("moves", "?", "help"):
+                        click.echo("legal moves: " + " ".join(str(m) for m in game.legal_moves()))
+                        continue
+                    if not text:
+                        continue
+                    try:
+                        move = Move.parse(text)
+                        if not move.removes:
+                            closing = [m for m in pos.completions(move) if m.removes]
+                            if closing:
+                                options = sorted({m.removes[0] for m in closing})
+                                victim = click.prompt(f"{move} closes a mill: remove which piece? "
+                                                      f"({', '.join(options)})", prompt_suffix="> ").strip()
+                                move = Move.parse(f"{move}x{victim.lstrip('x')}")
+                        game.push(move)
+                    except MorrisError as exc:
+                        click.echo(f"{type(exc).__name__}: {exc}")
+                        continue
+                else:
+                    try:
+                        choice = bot.choose(pos)
+                    except MorrisError as exc:
+                        click.echo(f"{type(exc).__name__}: {exc}")
+                        click.echo("the bot cannot go on from here")
+                        return
+                    dist = "" if choice.dtc is None else f" in {choice.dtc}"
+                    click.echo(f"bot plays {choice.move} ({choice.value}{dist} for the bot)")
+                    game.push(choice.move)
+    except click.Abort:
+        click.echo("\nend of input: game abandoned")
+        return
+    click.echo(game.position.diagram())
+    click.echo(f"result {game.result}: {game.reason}")
 
 
 @cli.command()
@@ -526,7 +500,7 @@ def play(position, db, side, seed, use_search, **kw):
 @variant_options
 def engine(db, use_search, **kw):
     """Speak the UCI-style engine protocol of Sanmill on stdin/stdout."""
-    from solver.engine import run
+    from morris.engine import run
 
     run(db, make_variant(kw), use_search=use_search)
 
@@ -538,7 +512,7 @@ def engine(db, use_search, **kw):
 @click.option("--quiet", is_flag=True, help="Do not log requests.")
 def serve(db, host, port, quiet):
     """Serve the databases over HTTP: /api/probe and /api/bestmove (JSON)."""
-    from solver.server import serve as run
+    from morris.server import serve as run
 
     def ready(server):
         h, p = server.server_address[:2]

@@ -16,8 +16,9 @@ import time
 import numba
 import numpy as np
 
-from solver.index import Hasher, Subspace
-from solver.variants import get_variant
+from morris.index import Hasher
+from morris.subspaces import Subspace
+from morris.variants import get_variant
 
 
 def main():

@@ -21,9 +21,9 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 COLD = r"""
 import sys, time
-from solver.position import Position
-from solver.tablebase import open_tablebase
-from solver.variants import get_variant
+from morris.position import Position
+from morris.tablebase import open_tablebase
+from morris.variants import get_variant
 db, text = sys.argv[1], sys.argv[2]
 v = get_variant("standard")
 t0 = time.perf_counter()
@@ -39,11 +39,12 @@ print((t1 - t0) * 1e6, (t2 - t1) * 1e6, r.value)
 def sample_positions(db, count, seed=1):
     import numpy as np
 
-    from solver.dbfile import TableFile
-    from solver.index import Hasher, Subspace
-    from solver.position import Position
-    from solver.variants import get_variant
-    from solver.verify import find_tables
+    from morris.dbfile import TableFile
+    from morris.index import Hasher
+from morris.subspaces import Subspace
+    from morris.position import Position
+    from morris.variants import get_variant
+    from morris.verify import find_tables
 
     v = get_variant("standard")
     h = Hasher(v.board)
@@ -71,7 +72,7 @@ def sample_positions(db, count, seed=1):
 
 def warm_cache(db):
     """Read every file once, so that the page cache holds them (a warm machine)."""
-    from solver.verify import find_tables
+    from morris.verify import find_tables
 
     for path in find_tables(db):
         with open(path, "rb") as f:
@@ -80,7 +81,7 @@ def warm_cache(db):
 
 
 def drop_cache(db):
-    from solver.verify import find_tables
+    from morris.verify import find_tables
 
     for path in find_tables(db):
         fd = os.open(path, os.O_RDONLY)
@@ -98,7 +99,7 @@ def main():
     ap.add_argument("--write-doc", action="store_true")
     args = ap.parse_args()
 
-    from solver.tablebase import open_tablebase
+    from morris.tablebase import open_tablebase
 
     positions = sample_positions(args.db, args.count + 200)
     warm_cache(args.db)

@@ -21,13 +21,13 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 
 def solve_pair_child(out, variant_name, pair):
-    from solver.index import Subspace
-    from solver.retro import Reporter
-    from solver.schedule import solve_one_pair
-    from solver.variants import get_variant
+    from morris.subspaces import Subspace
+    from morris.progress import Reporter
+    from morris.jobs import MovementPair
+    from morris.variants import get_variant
 
     v = get_variant(variant_name)
-    info = solve_one_pair(out, v, Subspace.parse(pair), Reporter(quiet=True))
+    info = MovementPair(Subspace.parse(pair)).solve(out, v, Reporter(quiet=True))
     print(json.dumps({"seconds": info["seconds"], "levels": info["levels"],
                       "positions": sum(h["positions"] for h in info["stats"].values())}))
 
@@ -35,7 +35,7 @@ def solve_pair_child(out, variant_name, pair):
 def plane_bits(path):
     import numpy as np
 
-    from solver.dbfile import TableFile
+    from morris.dbfile import TableFile
 
     with TableFile(path) as tf:
         p = tf.header["positions"]
@@ -56,10 +56,13 @@ def main():
     if args.child:
         return solve_pair_child(*args.child)
 
-    from solver.dbfile import check_file
-    from solver.index import Hasher, count_positions, movement_subspaces
-    from solver.schedule import pair_done, plan, table_path
-    from solver.variants import get_variant
+    from morris.dbfile import check_file
+    from morris.dbfile import table_path
+    from morris.index import Hasher, count_positions
+    from morris.jobs import MovementPair
+    from morris.schedule import plan
+    from morris.subspaces import movement_subspaces
+    from morris.variants import get_variant
 
     import numba
 
@@ -71,7 +74,7 @@ def main():
     rows = []
     for top in plan(v, max_pieces=args.max_pieces):
         name = "/".join(s.name for s in top.pair)
-        if args.fresh or not pair_done(args.out, v, top) or name not in record:
+        if args.fresh or not MovementPair(top).done(args.out, v) or name not in record:
             for s in top.pair:
                 p = table_path(args.out, v, s)
                 if os.path.exists(p):

@@ -18,9 +18,9 @@ def main():
     ap.add_argument("--db", required=True)
     args = ap.parse_args()
     sys.path.insert(0, ROOT)
-    from solver.errors import MissingSubspaceError
-    from solver.position import Position
-    from solver.tablebase import open_tablebase
+    from morris.errors import MissingSubspaceError
+    from morris.position import Position
+    from morris.tablebase import open_tablebase
 
     bad = missing = ok = 0
     with open_tablebase(args.db) as tb, open(os.path.join(ROOT, "data", "reference-positions.tsv")) as f:

@@ -24,13 +24,12 @@ def main():
     ap.add_argument("--write-doc", action="store_true")
     args = ap.parse_args()
 
-    from solver import movegen
-    from solver.placement import solve_placement
-    from solver.position import Position
-    from solver.retro import Reporter
-    from solver.search import PlacementSearch
-    from solver.tablebase import open_tablebase
-    from solver.variants import get_variant
+    from morris.schedule import solve_placement
+    from morris.position import Position
+    from morris.progress import Reporter
+    from morris.search import PlacementSearch
+    from morris.tablebase import open_tablebase
+    from morris.variants import get_variant
 
     v = get_variant(args.variant)
     info = solve_placement(args.db, v, reporter=Reporter(quiet=True))
@@ -48,7 +47,7 @@ def main():
         while checked < args.count:
             pos = start
             for _ in range(int(rng.integers(0, 2 * v.pieces))):
-                ms = movegen.legal_moves(pos)
+                ms = pos.legal_moves()
                 if not ms:
                     break
                 pos = pos.play(ms[int(rng.integers(len(ms)))])

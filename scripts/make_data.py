@@ -28,13 +28,14 @@ def main():
     ap.add_argument("--per-subspace", type=int, default=4)
     args = ap.parse_args()
     sys.path.insert(0, ROOT)
-    from solver.dbfile import TableFile
-    from solver.index import Hasher, movement_subspaces
-    from solver.position import Position
-    from solver.retro import Reporter
-    from solver.schedule import solve
-    from solver.tablebase import open_tablebase
-    from solver.variants import get_variant
+    from morris.dbfile import TableFile
+    from morris.index import Hasher
+    from morris.subspaces import movement_subspaces
+    from morris.position import Position
+    from morris.progress import Reporter
+    from morris.schedule import solve
+    from morris.tablebase import open_tablebase
+    from morris.variants import get_variant
 
     os.makedirs(DATA, exist_ok=True)
     six = get_variant("six")
@@ -86,7 +87,7 @@ def main():
 
 
 def tf_anchors(db):
-    from solver.dbfile import TableFile
+    from morris.dbfile import TableFile
 
     with TableFile(os.path.join(db, "standard", "3-3.mtb")) as tf:
         return list(tf.anchors)

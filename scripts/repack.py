@@ -12,8 +12,8 @@ import time
 
 import numpy as np
 
-from solver.dbfile import TableFile, check_file, write_table
-from solver.verify import find_tables
+from morris.dbfile import TableFile, check_file, write_table
+from morris.verify import find_tables
 
 
 def repack(path):

@@ -15,7 +15,7 @@ Remaining ties are broken by a random generator seeded with ``seed``, over the m
 order, so the same seed replays the same game. Outside the databases the player raises
 :class:`OutsideDatabaseError`; it never guesses.
 
-With ``search`` (a :class:`solver.search.PlacementSearch`), placement positions that no
+With ``search`` (a :class:`morris.search.PlacementSearch`), placement positions that no
 database covers are valued by exact alpha-beta search down to the movement databases instead:
 values without distances, so among equal moves the seed decides (drawn positions too: counting
 the opponent's losing replies would need a search per reply).
@@ -26,7 +26,6 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 
-from . import movegen
 from .errors import MissingSubspaceError, OutsideDatabaseError
 from .position import Position
 from .tablebase import Analysis, MoveInfo, Tablebase
@@ -78,11 +77,11 @@ class PerfectPlayer:
         """Move values by alpha-beta search (no distances)."""
         names = {1: "win", 0: "draw", -1: "loss"}
         infos = []
-        for turn in movegen.legal_turns(pos):
-            child = movegen.play_turn(pos, turn)
+        for turn in pos.legal_turns():
+            child = pos.play_turn(turn)
             v = self.search.value(child)
             v = v if child.turn == pos.turn else -v
-            infos.append(MoveInfo(movegen.move_of_turn(pos, turn), names[v], None))
+            infos.append(MoveInfo(pos.move_of_turn(turn), names[v], None))
         order = {"win": 0, "draw": 1, "loss": 2}
         infos.sort(key=lambda m: (order[m.value], str(m.move)))
         value = infos[0].value if infos else "loss"
@@ -96,7 +95,7 @@ class PerfectPlayer:
         pick = self._pick
         if a.value == "win":
             wins = [m for m in a.moves if m.value == "win"]
-            finishing = [m for m in wins if movegen.outcome(pos.play(m.move)) is not None]
+            finishing = [m for m in wins if pos.play(m.move).outcome() is not None]
             if finishing:
                 m = pick(finishing)
                 return Choice(m.move, m.value, m.dtc, "won: the move ends the game", a)

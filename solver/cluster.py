@@ -15,7 +15,6 @@ from __future__ import annotations
 import os
 
 from .errors import MorrisError
-from .schedule import memory_estimate
 
 INSTALL_HINT = "pip install 'morris-solver[dask]' (from a checkout: pip install '.[dask]')"
 
@@ -72,7 +71,7 @@ def dask_executor(address: str, variant, reporter):
     def submit(job, fn, *args):
         kw = {"retries": 2}
         if budgets:
-            kw["resources"] = {"MEMORY": min(memory_estimate(variant, job), max(budgets))}
+            kw["resources"] = {"MEMORY": min(job.memory(variant), max(budgets))}
         return client.get_executor(**kw).submit(fn, *args)
 
     def close():

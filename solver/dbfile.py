@@ -36,6 +36,7 @@ from concurrent.futures import ThreadPoolExecutor
 import numpy as np
 import zstandard as zstd
 
+from .codes import DRAW
 from .errors import CorruptDatabaseError
 
 MAGIC = b"MORRISTB"
@@ -52,7 +53,6 @@ FENCE = 1024  # every FENCE-th anchor is repeated in the header, so a lookup tou
 WDL_LEVEL = 12
 DTC_LEVEL = 9
 
-CODE_DRAW, CODE_WIN, CODE_LOSS, CODE_UNUSED = 0, 1, 2, 3
 _U64x2 = struct.Struct("<QQ")
 
 
@@ -387,7 +387,7 @@ class TableFile:
         raw = self._block("wdl", i // wper)
         j = i % wper
         v = (raw[j >> 2] >> (2 * (j & 3))) & 3
-        if v == CODE_DRAW:
+        if v == DRAW:
             return v, None
         _, _, per, codec = self._sec["dtc"]
         raw = self._block("dtc", i // per)
@@ -490,3 +490,69 @@ def check_file(path) -> str | None:
     except CorruptDatabaseError as exc:
         return str(exc)
     return None
+
+
+# ---------------------------------------------------------------------------- the database layer
+#: the perfect hash the files are indexed by (index.py)
+HASH_SCHEME = "anchor-orbit-colex-v1"
+
+
+def ruleset_dir(out, variant) -> str:
+    """Where the files of a variant's rules live under a database directory."""
+    return os.path.join(os.fspath(out), variant.ruleset_id)
+
+
+def table_path(out, variant, sub) -> str:
+    """The file of one subspace: ``OUT/<ruleset>/<subspace>.mtb``."""
+    return os.path.join(ruleset_dir(out, variant), sub.name + SUFFIX)
+
+
+def ruleset_fields(variant) -> dict:
+    """The header fields that must match for a file to serve a variant's positions."""
+    return {
+        "ruleset": variant.ruleset_id,
+        "board": variant.board.name,
+        "flying": variant.rules.flying,
+        "double_mill_removes": variant.rules.double_mill_removes,
+        "no_removal_limit": variant.rules.no_removal_limit,
+    }
+
+
+def table_header(variant, sub, hasher, values, dtc) -> dict:
+    """The header of a subspace's file, checked against the Burnside count of its positions."""
+    from .index import count_positions
+    from .version import __version__
+
+    board = variant.board
+    st = plane_stats(values, dtc)
+    positions = st["positions"]
+    hdr = ruleset_fields(variant)
+    hdr.update(
+        format="morris-tablebase",
+        generator=f"morris-solver {__version__}",
+        points=list(board.points),
+        symmetries=len(board.symmetries),
+        symmetry_perms=[list(p) for p in board.symmetries.perms],
+        subspace=sub.name,
+        phase="placement" if sub.placement else "movement",
+        m=sub.m, o=sub.o, hm=sub.hm, ho=sub.ho,
+        hash={"scheme": HASH_SCHEME, "anchor": "opponent", "orbits": int(len(hasher.anchor_reps(sub.o)))},
+        positions=positions,
+        wins=st["wins"],
+        losses=st["losses"],
+        draws=positions - st["wins"] - st["losses"],
+        max_win_dtc=st["max_win_dtc"],
+        max_loss_dtc=st["max_loss_dtc"],
+        distance="dtc-placement" if sub.placement else "dtc",
+    )
+    expected = count_positions(board, sub.m, sub.o)
+    if positions != expected:
+        raise RuntimeError(f"{sub}: {positions} used slots, Burnside counts {expected}")
+    return hdr
+
+
+def read_planes(path, with_dtc: bool = True):
+    """(values, distances) of a whole file, the distances as uint8 where they fit (``None``
+    without ``with_dtc``): the one loader of whole planes."""
+    with TableFile(path) as tf:
+        return tf.values_all(), (tf.dtc_all() if with_dtc else None)

@@ -19,7 +19,6 @@ from __future__ import annotations
 import sys
 from collections import Counter
 
-from . import movegen
 from .bot import PerfectPlayer
 from .errors import IllegalMoveError, MorrisError
 from .position import WHITE, Move, Position
@@ -171,19 +170,19 @@ class Engine:
             if mv.to not in board.index or (mv.frm and mv.frm not in board.index):
                 raise IllegalMoveError(f"{tok}: not a point of the board")
             pending = (-1 if mv.frm is None else board.index[mv.frm], board.index[mv.to], 0)
-        turns = movegen.legal_turns(pos)
+        turns = pos.legal_turns()
         frm, to, removed = pending
         if (frm, to, removed) in turns:
-            return positions + [movegen.play_turn(pos, (frm, to, removed))], None
+            return positions + [pos.play_turn((frm, to, removed))], None
         if any(t[0] == frm and t[1] == to and t[2] & removed == removed and t[2] != removed for t in turns):
             return positions, pending  # a mill closed: its removal comes next
-        token = tok if not tok.startswith("x") else str(movegen.move_of_turn(pos, (frm, to, 0))) + tok
-        movegen.turn_of_move(pos, token)  # raises with the reason
+        token = tok if not tok.startswith("x") else str(pos.move_of_turn((frm, to, 0))) + tok
+        pos.turn_of_move(token)  # raises with the reason
         raise IllegalMoveError(f"illegal action {tok}")
 
     def _go(self):
         pos = self.positions[-1]
-        if movegen.outcome(pos) is not None:
+        if pos.outcome() is not None:
             self.send("info string the game is over")
             self.send("bestmove none")
             return
@@ -197,7 +196,7 @@ class Engine:
             frm, to, removed = self.pending
 
             def fits(move):
-                f, t, r = movegen.turn_of_move(pos, move)
+                f, t, r = pos.turn_of_move(move)
                 return (f, t) == (frm, to) and r & removed == removed
 
             best = next(m for m in choice.analysis.moves if fits(m.move))  # sorted best first

@@ -42,3 +42,11 @@ class OutsideDatabaseError(MorrisError):
 
 class UnsupportedRulesError(MorrisError, ValueError):
     """Rules the databases cannot answer for (yet), refused instead of answered wrongly."""
+
+
+class UsageError(MorrisError, ValueError):
+    """An argument outside what a command can do (a perft depth beyond its limit, ...)."""
+
+
+class OutputError(MorrisError):
+    """A database directory that cannot be created or written."""

@@ -34,97 +34,13 @@ independently by Burnside's lemma (:func:`count_positions`).
 from __future__ import annotations
 
 import bisect
-import re
-from dataclasses import dataclass
 from functools import cached_property
 from math import comb
 
 import numpy as np
 
 from .errors import IllegalPositionError
-from .variants import LOSE_BELOW
-
-_NAME_RE = re.compile(r"^(\d+)-(\d+)(?:\+(\d+)\+(\d+))?$")
-
-
-@dataclass(frozen=True, order=True)
-class Subspace:
-    """A subspace key: pieces of the mover and opponent on the board, then in hand."""
-
-    m: int
-    o: int
-    hm: int = 0
-    ho: int = 0
-
-    @property
-    def name(self) -> str:
-        if self.hm == 0 and self.ho == 0:
-            return f"{self.m}-{self.o}"
-        return f"{self.m}-{self.o}+{self.hm}+{self.ho}"
-
-    def __str__(self):
-        return self.name
-
-    @property
-    def placement(self) -> bool:
-        return self.hm > 0 or self.ho > 0
-
-    @classmethod
-    def parse(cls, name: str) -> "Subspace":
-        m = _NAME_RE.match(name.strip())
-        if not m:
-            raise ValueError(
-                f"bad subspace name {name!r}: expected M-O (movement, e.g. 9-8) or M-O+HM+HO "
-                f"(placement: on the board, then in hand, e.g. 5-4+4+4)"
-            )
-        vals = [int(x) if x is not None else 0 for x in m.groups()]
-        return cls(*vals)
-
-    @property
-    def sibling(self) -> "Subspace":
-        """Movement phase: the subspace a non-removal move leads to (colours swap)."""
-        return Subspace(self.o, self.m, self.ho, self.hm)
-
-    @property
-    def pair(self) -> tuple["Subspace", ...]:
-        """The subspaces solved together: (m, o) and (o, m), or (m, m) alone."""
-        if self.m == self.o and self.hm == self.ho:
-            return (self,)
-        return tuple(sorted((self, self.sibling), reverse=True))
-
-
-def subspace_of(position) -> Subspace:
-    from .movegen import popcount
-
-    return Subspace(
-        popcount(position.mover), popcount(position.opponent),
-        position.mover_hand, position.opponent_hand,
-    )
-
-
-def movement_subspaces(variant, max_pieces: int | None = None) -> list[Subspace]:
-    """The movement-phase subspaces with 3..pieces a side (up to ``max_pieces``)."""
-    top = variant.pieces if max_pieces is None else min(max_pieces, variant.pieces)
-    return [Subspace(m, o) for m in range(LOSE_BELOW, top + 1) for o in range(LOSE_BELOW, top + 1)]
-
-
-def placement_subspaces(variant) -> list[Subspace]:
-    """Placement subspaces that play from the start position can reach: the side to move has
-    as many pieces in hand as the opponent (white to move) or one more (black to move), and each
-    side has at most ``pieces - in hand`` on the board."""
-    N = variant.pieces
-    n = variant.board.n
-    out = []
-    for ho in range(0, N + 1):
-        for hm in (ho, ho + 1):
-            if hm < 1 or hm > N:
-                continue
-            for m in range(0, N - hm + 1):
-                for o in range(0, N - ho + 1):
-                    if m + o <= n:
-                        out.append(Subspace(m, o, hm, ho))
-    return out
-
+from .subspaces import Subspace
 
 # ------------------------------------------------------------------------ counting (Burnside)
 def _cycle_types(board):

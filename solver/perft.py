@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
-from . import movegen
+from . import rules
 from .position import Position
+
+#: deepest perft accepted (each ply needs a turn buffer; depth 7 from the start takes minutes)
+MAX_DEPTH = 32
 
 
 def _kernel_args(pos: Position):
@@ -19,7 +22,7 @@ def perft(pos: Position, depth: int, *, python: bool = False, parallel: bool = T
     if depth < 0:
         raise ValueError("depth must be >= 0")
     if python:
-        return movegen.perft(pos, depth)
+        return rules.perft_state(pos.variant, *pos.state, depth)
     from .kernels.bitboard import perft as kperft
     from .kernels.bitboard import perft_parallel
 
@@ -32,6 +35,6 @@ def divide(pos: Position, depth: int, *, python: bool = False) -> list[tuple[str
     if depth < 1:
         raise ValueError("divide needs depth >= 1")
     out = []
-    for move in movegen.legal_moves(pos):
+    for move in pos.legal_moves():
         out.append((str(move), perft(pos.play(move), depth - 1, python=python, parallel=False)))
     return out

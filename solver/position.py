@@ -24,14 +24,17 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from . import rules
 from .errors import IllegalMoveError, IllegalPositionError, VariantMismatchError
-from .variants import INNER_RING, MIDDLE_RING, OUTER_RING, Variant, get_variant
+from .variants import FLY_AT, INNER_RING, MIDDLE_RING, OUTER_RING, Variant, get_variant
 
 WHITE, BLACK = 0, 1
 COLOR_NAMES = ("white", "black")
 
 # Sanmill's FEN board order: inner ring, middle ring, outer ring, each from the d-file point.
 FEN_POINTS = INNER_RING + MIDDLE_RING + OUTER_RING
+#: fields of a Sanmill FEN (the start: ``********/********/******** w p p 0 9 0 9 0 0 -1 -1 -1 -1 0 0 1``)
+FEN_FIELDS = 17
 
 _POINT_RE = r"[a-g][1-7]"
 _MOVE_RE = re.compile(rf"^(?:({_POINT_RE})-)?({_POINT_RE})((?:x{_POINT_RE})*)$")
@@ -143,7 +146,13 @@ class Position:
         masks = []
         for color, txt in ((WHITE, white_txt), (BLACK, black_txt)):
             mask = 0
-            for name in filter(None, txt.split(",")):
+            names = txt.split(",") if txt else []
+            if any(not name for name in names):
+                raise IllegalPositionError(
+                    f"malformed position {text!r}: an empty point name in {txt!r} (points are "
+                    f"separated by single commas, as a1,d1,g1)"
+                )
+            for name in names:
                 if name not in v.board.index:
                     raise IllegalPositionError(
                         f"unknown point {name!r} (the {v.board.name} board has "
@@ -166,8 +175,12 @@ class Position:
     def from_fen(cls, text: str, variant: Variant | str = "standard") -> "Position":
         v = get_variant(variant) if isinstance(variant, str) else variant
         fields = text.split()
-        if len(fields) < 2:
-            raise IllegalPositionError(f"malformed FEN {text!r}: no side to move")
+        if len(fields) != FEN_FIELDS:
+            raise IllegalPositionError(
+                f"malformed FEN: {len(fields)} fields, Sanmill's FEN has {FEN_FIELDS} (board, side, "
+                f"phase, action, white on board, white in hand, black on board, black in hand, "
+                f"pieces to remove x2, last mill squares x4, mills, no-removal plies, move number)"
+            )
         groups = fields[0].split("/")
         if len(groups) != 3 or any(len(g) != 8 for g in groups):
             raise IllegalPositionError(
@@ -214,6 +227,8 @@ class Position:
             b_hand = v.pieces - _popcount(black)
         else:
             w_hand = b_hand = 0
+        for x in nums[6:]:
+            _parse_int(x, "FEN field")
         if len(nums) >= 6:
             to_remove = [_parse_int(x, "FEN pieces to remove") for x in nums[4:6]]
             if any(to_remove) or action == "r":
@@ -337,9 +352,7 @@ class Position:
             placed = 2 * self.variant.pieces - self.white_hand - self.black_hand
             move_no = 1 + placed // 2
         else:
-            from .movegen import is_game_over
-
-            phase = "o" if is_game_over(self) else "m"
+            phase = "o" if self.is_game_over() else "m"
             action = "s"
             move_no = 1 + self.variant.pieces
         if fullmove is not None:
@@ -355,15 +368,129 @@ class Position:
         return draw_board(self)
 
     # ------------------------------------------------------------------ play
+    @property
+    def state(self):
+        """``(mover, opponent, mover_hand, opponent_hand)``: the masks and hands of rules.py."""
+        return self.mover, self.opponent, self.mover_hand, self.opponent_hand
+
+    def outcome(self):
+        """``None`` while the game goes on, else ``'win'``, ``'draw'`` or ``'loss'`` for the side
+        to move."""
+        return rules.terminal(self.variant, *self.state)
+
+    def is_game_over(self) -> bool:
+        return self.outcome() is not None
+
+    def legal_turns(self) -> list:
+        """Legal turns as ``(frm, to, removed)`` tuples (rules.py); none when the game is over."""
+        ts = rules.turns(self.variant, *self.state)
+        if rules.terminal(self.variant, *self.state, any_turn=bool(ts)) is not None:
+            return []
+        return ts
+
     def legal_moves(self) -> list[Move]:
-        from .movegen import legal_moves
+        """Every legal turn as a :class:`Move`, sorted by token."""
+        return sorted((self.move_of_turn(t) for t in self.legal_turns()), key=str)
 
-        return legal_moves(self)
+    def move_of_turn(self, turn) -> Move:
+        board = self.board
+        frm, to, removed = turn
+        order = rules.removal_order(board, self.opponent, removed)
+        return Move(
+            to=board.points[to],
+            frm=None if frm < 0 else board.points[frm],
+            removes=tuple(board.points[x] for x in order),
+        )
 
-    def play(self, move: Move | str) -> "Position":
-        from .movegen import play
+    def turn_of_move(self, move: "Move | str"):
+        """The ``(frm, to, removed)`` turn a move token stands for; explains why when it is
+        illegal."""
+        mv = Move.parse(move) if isinstance(move, str) else move
+        board = self.board
+        for name in [mv.to, *([mv.frm] if mv.frm else []), *mv.removes]:
+            if name not in board.index:
+                raise IllegalMoveError(f"{mv}: {name} is not a point of the {board.name} board")
+        to = board.index[mv.to]
+        frm = -1 if mv.frm is None else board.index[mv.frm]
+        removed = 0
+        for r in mv.removes:
+            bit = 1 << board.index[r]
+            if removed & bit:
+                raise IllegalMoveError(f"{mv}: {r} is removed twice")
+            removed |= bit
+        turn = (frm, to, removed)
+        if turn in set(self.legal_turns()):
+            return turn
+        raise IllegalMoveError(f"illegal move {mv}: {self._why_illegal(frm, to, removed)}")
 
-        return play(self, move)
+    def completions(self, move: "Move | str") -> list[Move]:
+        """The legal moves that a token without its removal stands for: ``[move]`` itself when
+        it closes no mill, else one move per legal removal (empty when none fits)."""
+        mv = Move.parse(move) if isinstance(move, str) else move
+        return [m for m in self.legal_moves()
+                if m.frm == mv.frm and m.to == mv.to and m.removes[: len(mv.removes)] == mv.removes]
+
+    def play(self, move: "Move | str") -> "Position":
+        """The position after a legal move (raises :class:`IllegalMoveError` otherwise)."""
+        return self.play_turn(self.turn_of_move(move))
+
+    def play_turn(self, turn) -> "Position":
+        """The position after a turn ``(frm, to, removed)`` (not checked for legality)."""
+        (mover, opp, mover_hand, opp_hand), switched = rules.child(*self.state, turn)
+        turn_ = 1 - self.turn if switched else self.turn
+        if turn_ == WHITE:
+            return Position(self.variant, mover, opp, turn_, mover_hand, opp_hand)
+        return Position(self.variant, opp, mover, turn_, opp_hand, mover_hand)
+
+    def _why_illegal(self, frm: int, to: int, removed: int) -> str:
+        board = self.board
+        variant = self.variant
+        me = COLOR_NAMES[self.turn]
+        result = self.outcome()
+        if result is not None:
+            said = {"win": "won", "loss": "lost", "draw": "drawn"}[result]
+            return f"the game is over ({me} to move has {said})"
+        mover, opp, mh, oh = self.state
+        if mh > 0 and frm >= 0:
+            return f"{me} still has {mh} in hand: during placement pieces are placed, not moved"
+        if mh == 0 and frm < 0:
+            return "placement is over: move a piece with from-to, as d2-d3"
+        if (mover | opp) >> to & 1:
+            return f"{board.points[to]} is not empty"
+        if frm >= 0:
+            if not mover >> frm & 1:
+                return f"{board.points[frm]} holds no {me} piece"
+            if not rules.flies(variant, mover, mh, oh) and not board.adjacency[frm] >> to & 1:
+                why = (
+                    "flying is off in this variant" if not variant.rules.flying
+                    else f"{me} has {_popcount(mover)} pieces and flies only with {FLY_AT}"
+                )
+                return f"{board.points[to]} is not adjacent to {board.points[frm]} ({why})"
+        after = mover | (1 << to)
+        if frm >= 0:
+            after ^= 1 << frm
+        closed = rules.mills_closed(board, after, to)
+        if not closed:
+            if removed:
+                return "it closes no mill, so it removes nothing"
+            return "illegal"
+        need = min(_popcount(opp), 1 if variant.rules.double_mill_removes == 1 else closed)
+        if _popcount(removed) != need:
+            if need == 0:
+                return "the opponent has no piece on the board to remove"
+            example = board.points[next(rules.bits(rules.removable(board, opp)))]
+            return (
+                f"it closes {'two mills' if closed > 1 else 'a mill'} and must remove {need} "
+                f"opponent piece{'s' if need > 1 else ''} (for example x{example})"
+            )
+        for x in rules.bits(removed):
+            if not opp >> x & 1:
+                return f"{board.points[x]} holds no opponent piece to remove"
+        protected = rules.pieces_in_mills(board, opp)
+        bad = [board.points[x] for x in rules.bits(removed & protected)]
+        if bad:
+            return f"{', '.join(bad)} stands in a mill and the opponent has pieces outside mills"
+        return "illegal removal"
 
 
 def _parse_turn(tok: str, text: str) -> int:

@@ -8,7 +8,7 @@ reporter is given) and show a tqdm bar each:
 2. ``propagate``  -- levels of retrograde analysis until nothing changes;
 3. ``finish``     -- planes split per subspace.
 
-Values: 0 draw, 1 win, 2 loss (for the side to move), 3 unused slot. ``dtc`` is the distance
+Values: the codes of codes.py (for the side to move). ``dtc`` is the distance
 to conversion (plies to the next removal or the end of the game; 0 for draws).
 """
 
@@ -20,38 +20,17 @@ from dataclasses import dataclass
 import numba
 import numpy as np
 
-from .index import Hasher, Subspace
-from .variants import LOSE_BELOW
-
-CODE_NAMES = {0: "draw", 1: "win", 2: "loss"}
+from .index import Hasher
+from .progress import Reporter
+from .subspaces import Subspace, pair_children
 
 
 @dataclass
 class PairResult:
-    values: dict  # Subspace -> uint8 array (0 draw, 1 win, 2 loss, 3 unused)
+    values: dict  # Subspace -> uint8 array of codes (codes.py)
     dtc: dict  # Subspace -> uint16 array
     seconds: dict  # phase -> seconds
     levels: int
-
-
-class Reporter:
-    """Prints phases and shows tqdm bars; ``quiet`` turns both off."""
-
-    def __init__(self, quiet: bool = False, stream=None):
-        self.quiet = quiet
-        self.stream = stream
-
-    def phase(self, text: str):
-        if not self.quiet:
-            import sys
-
-            print(text, file=self.stream or sys.stderr, flush=True)
-
-    def bar(self, total=None, desc="", unit="it"):
-        from tqdm import tqdm
-
-        return tqdm(total=total, desc=desc, unit=unit, disable=self.quiet, leave=False,
-                    file=self.stream, dynamic_ncols=True)
 
 
 def movement_double_mills_possible(board) -> bool:
@@ -63,15 +42,6 @@ def movement_double_mills_possible(board) -> bool:
             if len(avoiding) >= 2:
                 return True
     return False
-
-
-def pair_children(top: Subspace) -> dict:
-    """For each subspace of the pair, the subspace its removals lead to (None: the game ends)."""
-    out = {}
-    for sub in top.pair:
-        child = Subspace(sub.o - 1, sub.m)
-        out[sub] = child if child.m >= LOSE_BELOW else None
-    return out
 
 
 def solve_pair(variant, top: Subspace, children: dict, hasher: Hasher | None = None,

@@ -1,10 +1,11 @@
-"""Which subspaces to solve, in what order, and the solve of one pair into files.
+"""Which jobs to run, in what order, on which executor.
 
-The movement phase forms a dependency graph of pairs: the pair of (m, o) needs the pairs its
-removals lead to, (o-1, m) and (m-1, o). ``plan`` lists the pairs needed for some targets,
-dependencies first; ``solve`` runs them, skipping pairs whose files are complete and whose
-checksums match, so a killed run resumes where it stopped (the pair in progress is redone;
-files appear only complete, by atomic rename). The same inputs give byte-identical files.
+A solve is a graph of jobs (jobs.py): movement pairs, each reading the pairs its removals lead
+to, and placement subspaces, each reading the next layer or the movement phase. ``job_graph``
+lists the jobs some targets need, every job after its inputs; ``solve`` runs them, each as soon
+as its inputs exist, skipping jobs whose files are complete and whose checksums match, so a
+killed run resumes where it stopped (the job in progress is redone; files appear only complete,
+by atomic rename). The same inputs give byte-identical files.
 """
 
 from __future__ import annotations
@@ -13,212 +14,77 @@ import os
 import time
 from dataclasses import dataclass, field
 
-from . import __version__
-from .dbfile import SUFFIX, TableFile, check_file, plane_stats, remove_stale_temporaries, write_table
-from .index import Hasher, Subspace, count_positions, movement_subspaces
-from .retro import Reporter, pair_children, solve_pair
-from .tablebase import ruleset_fields
-from .variants import LOSE_BELOW
-
-HASH_SCHEME = "anchor-orbit-colex-v1"
-
-
-def pair_key(sub: Subspace) -> Subspace:
-    """The top subspace naming the pair that contains ``sub``."""
-    return sub.pair[0]
-
-
-def dependencies(top: Subspace) -> list[Subspace]:
-    """Pairs (by top subspace) that the pair of ``top`` reads."""
-    out = []
-    for child in pair_children(top).values():
-        if child is not None:
-            k = pair_key(child)
-            if k not in out:
-                out.append(k)
-    return out
-
-
-def plan(variant, targets=None, max_pieces=None) -> list[Subspace]:
-    """Pairs (top subspaces) to solve for the targets, every pair after those it needs."""
-    if targets is None:
-        targets = movement_subspaces(variant, max_pieces)
-    for t in targets:
-        if t.placement:
-            raise ValueError(f"{t} is a placement subspace (use the placement solver)")
-        if not (LOSE_BELOW <= t.m <= variant.pieces and LOSE_BELOW <= t.o <= variant.pieces):
-            raise ValueError(
-                f"subspace {t} is outside {variant.name}: movement subspaces have "
-                f"{LOSE_BELOW}..{variant.pieces} pieces a side"
-            )
-    needed = []
-    seen = set()
-
-    def visit(top):
-        if top in seen:
-            return
-        seen.add(top)
-        for dep in dependencies(top):
-            visit(dep)
-        needed.append(top)
-
-    for t in sorted({pair_key(t) for t in targets}):
-        visit(t)
-    return needed
-
-
-def table_path(out: str, variant, sub: Subspace) -> str:
-    return os.path.join(out, variant.ruleset_id, sub.name + SUFFIX)
-
-
-def pair_done(out, variant, top: Subspace) -> bool:
-    return all(check_file(table_path(out, variant, s)) is None for s in top.pair)
-
-
-def table_header(variant, sub: Subspace, hasher: Hasher, values, dtc) -> dict:
-    board = variant.board
-    st = plane_stats(values, dtc)
-    positions = st["positions"]
-    hdr = ruleset_fields(variant)
-    hdr.update(
-        format="morris-tablebase",
-        generator=f"morris-solver {__version__}",
-        points=list(board.points),
-        symmetries=len(board.symmetries),
-        symmetry_perms=[list(p) for p in board.symmetries.perms],
-        subspace=sub.name,
-        phase="placement" if sub.placement else "movement",
-        m=sub.m, o=sub.o, hm=sub.hm, ho=sub.ho,
-        hash={"scheme": HASH_SCHEME, "anchor": "opponent", "orbits": int(len(hasher.anchor_reps(sub.o)))},
-        positions=positions,
-        wins=st["wins"],
-        losses=st["losses"],
-        draws=positions - st["wins"] - st["losses"],
-        max_win_dtc=st["max_win_dtc"],
-        max_loss_dtc=st["max_loss_dtc"],
-        distance="dtc",
-    )
-    expected = count_positions(board, sub.m, sub.o)
-    if positions != expected:
-        raise RuntimeError(f"{sub}: {positions} used slots, Burnside counts {expected}")
-    return hdr
-
-
-def load_values(out, variant, sub: Subspace):
-    with TableFile(table_path(out, variant, sub)) as tf:
-        return tf.values_all()
-
-
-def solve_one_pair(out, variant, top: Subspace, reporter=None, hasher=None) -> dict:
-    """Solve the pair of ``top`` from the files of its dependencies and write its files."""
-    rep = reporter or Reporter(quiet=True)
-    hasher = hasher or Hasher(variant.board)
-    os.makedirs(os.path.join(out, variant.ruleset_id), exist_ok=True)
-    t0 = time.perf_counter()
-    children = {}
-    for child in pair_children(top).values():
-        if child is not None and child not in children:
-            rep.phase(f"[{top}] load {child}")
-            children[child] = load_values(out, variant, child)
-    t_load = time.perf_counter() - t0
-    result = solve_pair(variant, top, children, hasher, rep)
-    del children
-    t0 = time.perf_counter()
-    stats = {}
-    for sub in top.pair:
-        rep.phase(f"[{sub}] write")
-        values, dtc = result.values[sub], result.dtc[sub]
-        hdr = table_header(variant, sub, hasher, values, dtc)
-        write_table(table_path(out, variant, sub), hdr, values, dtc, hasher.anchor_reps(sub.o))
-        stats[sub] = hdr
-    seconds = dict(result.seconds, load=t_load, write=time.perf_counter() - t0)
-    return {"pair": top, "stats": stats, "seconds": seconds, "levels": result.levels}
-
-
-@dataclass(frozen=True, order=True)
-class Job:
-    """One unit of work: a movement pair (named by its top subspace) or a placement subspace."""
-
-    kind: str  # "pair" or "placement"
-    sub: Subspace
-
-    @property
-    def name(self) -> str:
-        return "/".join(s.name for s in self.sub.pair) if self.kind == "pair" else self.sub.name
-
-    def subspaces(self):
-        return self.sub.pair if self.kind == "pair" else (self.sub,)
+from .dbfile import remove_stale_temporaries, ruleset_dir
+from .jobs import Job, MovementPair, PlacementSubspace, job_for
+from .progress import Reporter
+from .subspaces import (Subspace, check_movement, check_placement, movement_subspaces,
+                        placement_closure, placement_subspaces)
 
 
 def job_graph(variant, targets=None, max_pieces=None, phase="movement"):
     """(jobs in an order that puts every job after its inputs, {job: [jobs it reads]}).
 
     ``targets``: subspaces (movement or placement); without them every subspace of ``phase``
-    (movement, placement or all; placement needs the whole movement phase)."""
-    from .placement import child_subspaces, closure, reads_file
-
+    (movement, placement or all; placement needs the whole movement phase). Raises ValueError
+    naming a target that is not a subspace of the variant."""
     variant.require_solvable()
     targets = list(targets or [])
-    move_t = [t for t in targets if not t.placement]
-    place_t = [t for t in targets if t.placement]
+    for t in targets:
+        (check_placement if t.placement else check_movement)(variant, t)
     if not targets:
         if phase in ("placement", "all"):
-            from .index import placement_subspaces
+            targets = placement_subspaces(variant)
+        if phase in ("movement", "all"):
+            targets += movement_subspaces(variant, max_pieces)
+    place = placement_closure(variant, [t for t in targets if t.placement])
+    wanted = [job_for(t) for t in targets if not t.placement] + [PlacementSubspace(s) for s in place]
+    jobs, deps, seen = [], {}, set()
 
-            place_t = placement_subspaces(variant)
-        if phase in ("movement", "all") and not place_t:
-            move_t = None
-    pairs = plan(variant, move_t, max_pieces) if (move_t is None or move_t) else []
-    if place_t:
-        pairs = plan(variant, None)  # the placement phase reads every movement subspace
-    jobs = [Job("pair", t) for t in pairs]
-    deps = {j: [Job("pair", d) for d in dependencies(j.sub)] for j in jobs}
-    dm = variant.rules.double_mill_removes
-    for sub in closure(variant, place_t):
-        j = Job("placement", sub)
-        reads = []
-        for child, movement in child_subspaces(sub, dm).values():
-            if reads_file(child, movement):
-                reads.append(Job("pair", pair_key(child)) if movement else Job("placement", child))
-        jobs.append(j)
-        deps[j] = sorted(set(reads))
+    def visit(job):
+        if job in seen:
+            return
+        seen.add(job)
+        deps[job] = job.inputs(variant)
+        for d in deps[job]:
+            visit(d)
+        jobs.append(job)
+
+    for j in sorted(set(wanted), key=lambda j: j.sort_key):
+        visit(j)
     return jobs, deps
 
 
-def critical_path(variant, jobs, deps):
-    """(positions along the heaviest dependency chain, that chain, positions of all jobs)."""
-    board = variant.board
-    weight = {j: sum(count_positions(board, s.m, s.o) for s in j.subspaces()) for j in jobs}
+def plan(variant, targets=None, max_pieces=None) -> list[Subspace]:
+    """Movement pairs (top subspaces) to solve for the targets, every pair after those it needs."""
+    jobs, _ = job_graph(variant, targets or movement_subspaces(variant, max_pieces), max_pieces)
+    return [j.sub for j in jobs if isinstance(j, MovementPair)]
+
+
+@dataclass
+class Plan:
+    """What ``morris solve --plan`` prints: jobs, their weights, the heaviest dependency chain."""
+
+    jobs: list
+    deps: dict
+    weight: dict
+    total: int
+    critical: list
+    critical_weight: int
+
+
+def critical_path(variant, jobs, deps) -> Plan:
+    """The heaviest dependency chain: no number of machines finishes sooner than it."""
+    weight = {j: j.weight(variant) for j in jobs}
     best = {}
     for j in jobs:  # jobs come after their inputs
         prev = max((best[d] for d in deps[j] if d in best), default=(0, []), key=lambda x: x[0])
         best[j] = (prev[0] + weight[j], prev[1] + [j])
-    total = sum(weight.values())
     heavy = max(best.values(), key=lambda x: x[0]) if best else (0, [])
-    return heavy[0], heavy[1], total, weight
+    return Plan(jobs, deps, weight, sum(weight.values()), heavy[1], heavy[0])
 
 
-def job_done(out, variant, job) -> bool:
-    return all(check_file(table_path(out, variant, s)) is None for s in job.subspaces())
-
-
-def memory_estimate(variant, job) -> int:
-    """Bytes a job needs at its peak (measured: 2 bytes per slot of the pair while solving,
-    plus 1 per slot of what it reads, plus the interpreter and tables)."""
-    h = Hasher(variant.board)
-    own = sum(h.slots(s) for s in job.subspaces())
-    reads = 0
-    if job.kind == "pair":
-        reads = sum(h.slots(c) for c in pair_children(job.sub).values() if c is not None)
-    else:
-        from .placement import child_subspaces
-
-        reads = sum(h.slots(c) for c, _ in child_subspaces(job.sub, variant.rules.double_mill_removes).values()
-                    if c.m >= 0)
-    return int(3 * own + 2 * reads + 400e6)
-
-
-def run_job(out: str, variant_desc: dict, kind: str, sub_name: str, threads: int | None = None) -> dict:
+def run_job(out: str, variant_desc: dict, job: Job, threads: int | None = None, slot: int = 0,
+            quiet: bool = True) -> dict:
     """Run one job in this process (a worker's entry point: plain arguments, picklable)."""
     from .variants import variant_from_description
 
@@ -227,15 +93,8 @@ def run_job(out: str, variant_desc: dict, kind: str, sub_name: str, threads: int
 
         numba.set_num_threads(max(1, min(threads, numba.config.NUMBA_NUM_THREADS)))
     variant = variant_from_description(variant_desc)
-    sub = Subspace.parse(sub_name)
     t0 = time.perf_counter()
-    if kind == "pair":
-        info = solve_one_pair(out, variant, sub)
-        positions = sum(h["positions"] for h in info["stats"].values())
-    else:
-        from .placement import solve_placement_subspace
-
-        positions = solve_placement_subspace(out, variant, sub)
+    positions = job.run(out, variant, Reporter(quiet=quiet, lines=False, position=slot + 1))
     return {"positions": positions, "seconds": time.perf_counter() - t0, "pid": os.getpid()}
 
 
@@ -263,14 +122,37 @@ class SolveSummary:
     seconds: float = 0.0
 
 
-def solve(out, variant, targets=None, max_pieces=None, reporter=None, on_pair=None, phase="movement",
-          executor=None, executor_factory=None, threads=None, retries=2, submit=None) -> SolveSummary:
+def prepare_output(out, variant, rep) -> None:
+    """Create the ruleset directory and clear what an interrupted run left; a directory that
+    cannot be written is a clear :class:`OutputError`, not a traceback."""
+    from .errors import OutputError
+
+    d = ruleset_dir(out, variant)
+    try:
+        os.makedirs(d, exist_ok=True)
+        for name in remove_stale_temporaries(d):
+            rep.phase(f"removed {name}, left by an interrupted run")
+        probe = os.path.join(d, f".write-test-{os.getpid()}")
+        with open(probe, "wb"):
+            pass
+        os.remove(probe)
+    except OSError as exc:
+        raise OutputError(f"cannot write databases into {d}: {exc.strerror or exc}") from None
+
+
+def solve(out, variant, targets=None, max_pieces=None, reporter=None, on_job=None, phase="movement",
+          executor=None, executor_factory=None, threads=None, retries=2, submit=None,
+          slots: int = 1) -> SolveSummary:
     """Solve every job needed for the targets, each as soon as its inputs exist.
 
     ``executor``: any ``concurrent.futures.Executor`` (default: run in this process);
     ``executor_factory``: makes a new one if the executor breaks (a local process pool whose
-    worker died); ``submit(job, fn, *args)``: custom submission (Dask uses it to ask for memory);
-    a job that fails is retried ``retries`` times. Complete files are kept (resume)."""
+    worker died); ``submit(job, fn, *args)``: custom submission (Dask uses it to ask for memory;
+    its workers show no bars); ``slots``: jobs run at once (one bar row each); a job that fails is
+    retried ``retries`` times. Complete files are kept (resume).
+
+    Progress: one bar for the whole solve (positions), one for each running job's phase when
+    it lasts, and a line for each job that took a while (or for every job when there are few)."""
     from concurrent.futures import FIRST_COMPLETED, wait
     from concurrent.futures.process import BrokenProcessPool
 
@@ -278,59 +160,76 @@ def solve(out, variant, targets=None, max_pieces=None, reporter=None, on_pair=No
     t0 = time.perf_counter()
     summary = SolveSummary()
     jobs, deps = job_graph(variant, targets, max_pieces, phase)
-    for name in remove_stale_temporaries(os.path.join(out, variant.ruleset_id)):
-        rep.phase(f"removed {name}, left by an interrupted run")
-    os.makedirs(os.path.join(out, variant.ruleset_id), exist_ok=True)
+    prepare_output(out, variant, rep)
     executor = executor or InlineExecutor()
     desc = variant.describe()
-    done, waiting, running = set(), list(jobs), {}
+    weight = {j: j.weight(variant) for j in jobs}
+    done, running = set(), {}
     attempts = {}
     for j in jobs:
-        if job_done(out, variant, j):
+        if j.done(out, variant):
             done.add(j)
             summary.skipped.append(j.sub)
-    waiting = [j for j in waiting if j not in done]
+    waiting = [j for j in jobs if j not in done]
     if summary.skipped:
         rep.phase(f"{len(summary.skipped)} of {len(jobs)} jobs already complete")
-
-    def status():
-        return f"[done {len(done)}/{len(jobs)}, running {len(running)}, waiting {len(waiting)}]"
+    free_rows = list(range(max(1, slots)))
+    row = {}
+    job_bars = submit is None
+    chatty = len(waiting) <= 60
 
     def launch(j):
-        args = (out, desc, j.kind, j.sub.name, threads)
+        row[j] = free_rows.pop(0) if free_rows else 0
+        args = (out, desc, j, threads, row[j], rep.quiet or not job_bars)
         f = submit(j, run_job, *args) if submit else executor.submit(run_job, *args)
         running[f] = j
 
-    while waiting or running:
-        for j in [j for j in waiting if all(d in done for d in deps[j])]:
-            waiting.remove(j)
-            rep.phase(f"{status()} start {j.name}")
-            launch(j)
-        if not running:
-            raise RuntimeError(f"jobs can never start: {[j.name for j in waiting]}")
-        finished, _ = wait(list(running), return_when=FIRST_COMPLETED)
-        for f in finished:
-            j = running.pop(f)
-            try:
-                info = f.result()
-            except Exception as exc:
-                attempts[j] = attempts.get(j, 0) + 1
-                if isinstance(exc, BrokenProcessPool) and executor_factory:
-                    executor = executor_factory()
-                if attempts[j] > retries:
-                    raise RuntimeError(f"{j.name} failed {attempts[j]} times; last: {type(exc).__name__}: {exc}") from exc
-                rep.phase(f"{status()} {j.name} failed ({type(exc).__name__}: {exc}); retrying")
+    total = sum(weight[j] for j in waiting)
+    with rep.bar(total=total, desc=f"solve {variant.ruleset_id}", unit="pos", leave=True) as bar:
+        while waiting or running:
+            for j in [j for j in waiting if all(d in done for d in deps[j])]:
+                waiting.remove(j)
+                if chatty:
+                    rep.phase(f"start {j.name} ({weight[j]:,} positions)")
+                bar.set_postfix_str(f"jobs {len(done)}/{len(jobs)}, running {', '.join(x.name for x in [*running.values(), j])}")
                 launch(j)
-                continue
-            if not job_done(out, variant, j):
-                raise RuntimeError(f"{j.name} reported success but its files are not complete")
-            done.add(j)
-            summary.solved.append({"job": j, **info})
-            rep.phase(f"{status()} {j.name}: {info['positions']:,} positions in {info['seconds']:.1f} s")
-            if on_pair:
-                on_pair(info)
+            if not running:
+                raise RuntimeError(f"jobs can never start: {[j.name for j in waiting]}")
+            finished, _ = wait(list(running), return_when=FIRST_COMPLETED)
+            for f in finished:
+                j = running.pop(f)
+                free_rows.append(row.pop(j))
+                free_rows.sort()
+                try:
+                    info = f.result()
+                except Exception as exc:
+                    attempts[j] = attempts.get(j, 0) + 1
+                    if isinstance(exc, BrokenProcessPool) and executor_factory:
+                        executor = executor_factory()
+                    if attempts[j] > retries:
+                        raise RuntimeError(f"{j.name} failed {attempts[j]} times; last: {type(exc).__name__}: {exc}") from exc
+                    rep.phase(f"{j.name} failed ({type(exc).__name__}: {exc}); retrying")
+                    launch(j)
+                    continue
+                if not j.done(out, variant):
+                    raise RuntimeError(f"{j.name} reported success but its files are not complete")
+                done.add(j)
+                summary.solved.append({"job": j, **info})
+                bar.update(weight[j])
+                if chatty or info["seconds"] >= 5:
+                    rep.phase(f"[{len(done)}/{len(jobs)}] {j.name}: {info['positions']:,} positions "
+                              f"in {info['seconds']:.1f} s")
+                if on_job:
+                    on_job(info)
     summary.seconds = time.perf_counter() - t0
     return summary
+
+
+def solve_placement(out, variant, targets=None, reporter=None) -> SolveSummary:
+    """Solve the placement subspaces (every reachable one, or what ``targets`` need), last layer
+    first, after the movement phase they read (solved too if missing)."""
+    return solve(out, variant, targets=targets or placement_subspaces(variant), phase="placement",
+                 reporter=reporter)
 
 
 def local_pool(jobs: int):
@@ -339,3 +238,19 @@ def local_pool(jobs: int):
     from concurrent.futures import ProcessPoolExecutor
 
     return ProcessPoolExecutor(max_workers=jobs, mp_context=multiprocessing.get_context("spawn"))
+
+
+def executor_options(variant, reporter, jobs: int | None = None, dask_address: str | None = None):
+    """(keyword arguments for :func:`solve`, close function) for the chosen executor: this
+    process (default), a local pool of ``jobs`` spawned workers, or a Dask cluster."""
+    if dask_address:
+        from .cluster import dask_executor
+
+        return dask_executor(dask_address, variant, reporter)
+    if jobs and jobs > 1:
+        cores = os.cpu_count() or 1
+        pool = local_pool(jobs)
+        kwargs = dict(executor=pool, executor_factory=lambda: local_pool(jobs),
+                      threads=max(1, cores // jobs), slots=jobs)
+        return kwargs, lambda: kwargs["executor"].shutdown()
+    return {}, lambda: None

@@ -13,12 +13,12 @@ import time
 
 import numpy as np
 
-from .dbfile import TableFile
+from .dbfile import TableFile, table_path
 from .errors import MissingSubspaceError
-from .index import Hasher, movement_subspaces
+from .index import Hasher
+from .subspaces import movement_subspaces
 from .position import Position
-from .retro import Reporter
-from .schedule import table_path
+from .progress import Reporter
 
 VALUES = {1: "win", 0: "draw", -1: "loss"}
 
@@ -44,7 +44,7 @@ class PlacementSearch:
                 if not os.path.exists(path):
                     raise MissingSubspaceError(
                         f"the search needs the movement subspace {s} ({path} is missing; "
-                        f"solve it with: morris solve --out {db} --variant {variant.name})"
+                        f"solve it with: morris solve --out {db} {variant.cli_flags()})"
                     )
                 with TableFile(path) as tf:
                     raw = tf.wdl_packed()
@@ -60,13 +60,13 @@ class PlacementSearch:
 
     def value(self, pos: Position) -> int:
         """+1 win, 0 draw, -1 loss for the side to move."""
-        from . import movegen
+        from . import rules
         from .kernels.search import leaf_value, search
 
         pos.check_variant(self.variant) if pos.variant.board != self.variant.board else None
-        end = movegen.outcome(pos)
+        end = pos.outcome()
         if end is not None:
-            return {movegen.WIN: 1, movegen.DRAW: 0, movegen.LOSS: -1}[end]
+            return {rules.WIN: 1, rules.DRAW: 0, rules.LOSS: -1}[end]
         T = self.hasher.tables
         Ob = self.hasher.orbits(range(0, min(T.n, 2 * self.variant.pieces) + 1))
         if not pos.in_placement:

@@ -1,7 +1,7 @@
 """Lookup API: the perfect-play value of a position and of each of its moves.
 
-    >>> from solver.tablebase import open_tablebase
-    >>> from solver.position import Position
+    >>> from morris.tablebase import open_tablebase
+    >>> from morris.position import Position
     >>> with open_tablebase("tb") as tb:
     ...     tb.probe(Position.parse("a1,d1,g1,b2/a7,d7,g7 w"))
     ProbeResult(value='win', dtc=5)
@@ -28,8 +28,9 @@ directory itself). The rules come from the file headers: probing a position of o
 a :class:`VariantMismatchError`, a missing file a :class:`MissingSubspaceError` (a ``KeyError``)
 and a damaged one a :class:`CorruptDatabaseError`.
 
-Thread safety: a ``Tablebase`` may be shared between threads; files open under a lock and each
-file's block cache is locked.
+Thread safety: a ``Tablebase`` may be shared between threads; files open under a lock. A
+file's block cache is not locked: its entries are immutable bytes, and two threads that miss on
+the same block at once both decompress it (harmless, no wrong answer).
 """
 
 from __future__ import annotations
@@ -39,15 +40,16 @@ import threading
 from dataclasses import dataclass, field
 from typing import NamedTuple
 
-from . import movegen
-from .dbfile import SUFFIX, TableFile
+from . import rules
+from .codes import NEGATE_NAME, VALUE_NAMES
+from .dbfile import SUFFIX, TableFile, ruleset_fields
 from .errors import CorruptDatabaseError, MissingSubspaceError, VariantMismatchError
-from .index import Hasher, Subspace
+from .index import Hasher
+from .subspaces import Subspace
 from .position import Move, Position
 from .symmetry import SymmetryGroup
 
-VALUE_NAMES = ("draw", "win", "loss")
-_NEGATE = {"win": "loss", "loss": "win", "draw": "draw"}
+_NEGATE = NEGATE_NAME
 
 
 class ProbeResult(NamedTuple):
@@ -94,17 +96,6 @@ def move_order_key(info: MoveInfo):
     if info.value == "draw":
         return (1, 0, str(info.move))
     return (2, -(info.dtc or 0), str(info.move))
-
-
-def ruleset_fields(variant) -> dict:
-    """The header fields that must match for a file to serve a variant's positions."""
-    return {
-        "ruleset": variant.ruleset_id,
-        "board": variant.board.name,
-        "flying": variant.rules.flying,
-        "double_mill_removes": variant.rules.double_mill_removes,
-        "no_removal_limit": variant.rules.no_removal_limit,
-    }
 
 
 class Tablebase:
@@ -156,7 +147,7 @@ class Tablebase:
                 raise MissingSubspaceError(
                     f"no database for subspace {sub} of ruleset {variant.ruleset_id} "
                     f"({path} is missing; solve it with: morris solve --out {self.path} "
-                    f"--variant {variant.name} {sub})"
+                    f"{variant.cli_flags()} {sub})"
                 ) from None
             want = ruleset_fields(variant)
             got = {k: tf.header.get(k) for k in want}
@@ -195,14 +186,14 @@ class Tablebase:
         """(table, slot), or (None, value) for a finished game: decided by piece count, or by
         having no legal move where no file covers the position (files store those as lost)."""
         # a blocked side to move is stored in the files as a loss in 0: no move generation here
-        end = movegen.decided_by_count(position.mover, position.opponent, position.mover_hand,
+        end = rules.decided_by_count(position.mover, position.opponent, position.mover_hand,
                                        position.opponent_hand)
         if end is not None:
             return None, end
         try:
             return self.slot(position)
         except MissingSubspaceError:
-            if not movegen.has_turns(position.variant, position.mover, position.opponent,
+            if not rules.has_turns(position.variant, position.mover, position.opponent,
                                      position.mover_hand, position.opponent_hand):
                 return None, "loss"
             raise
@@ -232,8 +223,8 @@ class Tablebase:
     def reply_values(self, position: Position) -> list[str]:
         """The value of each legal move for the side making it, read without distances."""
         out = []
-        for turn in movegen.legal_turns(position):
-            child = movegen.play_turn(position, turn)
+        for turn in position.legal_turns():
+            child = position.play_turn(turn)
             v = self.probe_wdl(child)
             out.append(v if child.turn == position.turn else _NEGATE[v])
         return out
@@ -242,9 +233,9 @@ class Tablebase:
         """The position's value and every legal move's value and distance, best first."""
         me = self.probe(position)
         infos = []
-        for turn in movegen.legal_turns(position):
-            move = movegen.move_of_turn(position, turn)
-            child = movegen.play_turn(position, turn)
+        for turn in position.legal_turns():
+            move = position.move_of_turn(turn)
+            child = position.play_turn(turn)
             r = self.probe(child)
             same_side = child.turn == position.turn
             value = r.value if same_side else _NEGATE[r.value]

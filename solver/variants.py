@@ -245,9 +245,20 @@ class Variant:
                 f"(morris moves/play track it); solve and probe without --no-removal-limit"
             )
 
-    def flies(self, pieces_on_board: int, hands_empty: bool) -> bool:
-        """Whether a player with this many pieces moves to any empty point."""
-        return self.rules.flying and hands_empty and pieces_on_board == FLY_AT
+    def cli_flags(self) -> str:
+        """The ``morris`` options that select this variant's board and rules, e.g.
+        ``--variant six --double-mill-removes 2`` (for hints that print a command)."""
+        base = VARIANTS.get(self.name)
+        out = [f"--variant {self.name}"]
+        r = self.rules
+        if base is None or r.flying != base.rules.flying:
+            out.append("--flying" if r.flying else "--no-flying")
+        if base is None or r.double_mill_removes != base.rules.double_mill_removes:
+            if r.double_mill_removes != 1 or base is None:
+                out.append(f"--double-mill-removes {r.double_mill_removes}")
+        if r.no_removal_limit is not None:
+            out.append(f"--no-removal-limit {r.no_removal_limit}")
+        return " ".join(out)
 
 
 def _builtin():

@@ -12,10 +12,11 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from .dbfile import SUFFIX, TableFile, check_file
+from .dbfile import SUFFIX, TableFile, check_file, read_planes
 from .errors import CorruptDatabaseError
-from .index import Hasher, Subspace
-from .retro import Reporter
+from .index import Hasher
+from .progress import Reporter
+from .subspaces import Subspace, removal_child
 from .variants import BOARDS
 
 
@@ -70,7 +71,6 @@ def verify(root: str, reporter: Reporter | None = None, forward: bool = True) ->
             elif perms is not None and {tuple(p) for p in perms} != set(board.symmetries.perms):
                 fr.checksum = f"{path}: the symmetry group in the header is not the board's"
         report.files.append(fr)
-        rep.phase(f"checksum {fr.subspace}: {fr.checksum}")
     if not forward:
         return report
     for fr in report.files:
@@ -86,30 +86,25 @@ def verify(root: str, reporter: Reporter | None = None, forward: bool = True) ->
     return report
 
 
-def _planes(path):
-    with TableFile(path) as tf:
-        return tf.values_all(), tf.dtc_all()
-
-
 def _verify_movement(fr: FileReport, header, directory, rep):
     from .kernels.verify import check_movement
 
     board = BOARDS[header["board"]]
     sub = Subspace.parse(header["subspace"])
-    sib = Subspace(sub.o, sub.m)
-    child = Subspace(sub.o - 1, sub.m)
-    need = [sib] + ([child] if child.m >= 3 else [])
+    sib = sub.sibling
+    child = removal_child(sub)
+    need = [sib] + ([child] if child is not None else [])
     for s in need:
         p = os.path.join(directory, s.name + SUFFIX)
         if check_file(p) is not None:
             fr.skipped = f"needs {s}, which is missing or damaged"
-            rep.phase(f"verify {sub}: skipped ({fr.skipped})")
             return
     try:
-        vals, dtc = _planes(fr.path)
-        sib_vals, sib_dtc = (vals, dtc) if sib == sub else _planes(os.path.join(directory, sib.name + SUFFIX))
+        vals, dtc = read_planes(fr.path)
+        sib_vals, sib_dtc = (vals, dtc) if sib == sub else read_planes(os.path.join(directory, sib.name + SUFFIX))
         child_vals = (
-            _planes(os.path.join(directory, child.name + SUFFIX))[0] if child.m >= 3 else np.zeros(0, np.uint8)
+            read_planes(os.path.join(directory, child.name + SUFFIX), with_dtc=False)[0]
+            if child is not None else np.zeros(0, np.uint8)
         )
     except CorruptDatabaseError as exc:
         fr.checksum = str(exc)
@@ -138,4 +133,3 @@ def _verify_movement(fr: FileReport, header, directory, rep):
     if first_bad >= 0:
         mover, opp, _ = h.unindex_py(sub, first_bad, h.anchor_reps(sub.o))
         fr.first_mismatch = f"slot {first_bad}: mover {board.names(mover)} opponent {board.names(opp)}"
-    rep.phase(f"verify {sub}: {fr.checked:,} positions, {total_bad} mismatches")

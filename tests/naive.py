@@ -1,7 +1,7 @@
 """Naive reference solver: plain Python, no symmetry, obviously right.
 
 It enumerates every raw position of a movement-phase pair, builds the move graph with the
-reference move generator (solver/movegen.py), and runs a breadth-first retrograde analysis:
+reference move generator (solver/rules.py), and runs a breadth-first retrograde analysis:
 a position whose mover has no move is lost in 0; a position with a move to a lost position, or
 a removal into a lost (or finished) position, is won; a position all of whose moves lead to won
 positions is lost. Breadth-first order makes every distance the shortest win / longest loss.
@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections import deque
 from itertools import combinations
 
-from solver import movegen
+from morris import rules
 
 
 def raw_positions(n, m, o):
@@ -40,14 +40,14 @@ def solve_pair(variant, m, o, lower):
     dtc = [None] * len(keys)
     queue = deque()
     for i, (mover, opp) in enumerate(keys):
-        ts = movegen.turns(variant, mover, opp, 0, 0)
+        ts = rules.turns(variant, mover, opp, 0, 0)
         if not ts:
             value[i], dtc[i] = "loss", 0
             queue.append(i)
             continue
         win_now = False
         for t in ts:
-            (cm, co, _, _), _ = movegen.child(mover, opp, 0, 0, t)
+            (cm, co, _, _), _ = rules.child(mover, opp, 0, 0, t)
             if t[2]:  # a removal: the result is known already
                 if bin(cm).count("1") < 3:
                     result = "loss"  # the opponent is left with two pieces

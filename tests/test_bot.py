@@ -5,14 +5,14 @@ import os
 import numpy as np
 import pytest
 
-from solver import movegen
-from solver.bot import PerfectPlayer
-from solver.errors import OutsideDatabaseError
-from solver.index import Hasher, Subspace
-from solver.movegen import Game
-from solver.position import Position
-from solver.tablebase import open_tablebase
-from solver.variants import get_variant
+from morris.bot import PerfectPlayer
+from morris.errors import OutsideDatabaseError
+from morris.index import Hasher
+from morris.subspaces import Subspace
+from morris.game import Game
+from morris.position import Position
+from morris.tablebase import open_tablebase
+from morris.variants import get_variant
 
 SUBSPACES = {
     "standard": [Subspace(3, 3), Subspace(4, 3), Subspace(3, 4), Subspace(4, 4)],
@@ -34,7 +34,7 @@ def sample(tb, value, count, seed):
             if not u or len(out) >= count:
                 continue
             pos = Position.from_mover(v, int(rng.integers(2)), int(m), int(o))
-            if movegen.outcome(pos) is None and tb.probe_wdl(pos) == value:
+            if pos.outcome() is None and tb.probe_wdl(pos) == value:
                 out.append(pos)
     return out
 
@@ -57,7 +57,7 @@ def test_bot_converts_every_win_in_exactly_dtc(solved):
 
 def random_mover(rng):
     def move(pos):
-        ms = movegen.legal_moves(pos)
+        ms = pos.legal_moves()
         return ms[int(rng.integers(len(ms)))]
     return move
 
@@ -65,7 +65,7 @@ def random_mover(rng):
 def greedy_mover(rng):
     """One ply deep: take a piece when possible, else any move."""
     def move(pos):
-        ms = movegen.legal_moves(pos)
+        ms = pos.legal_moves()
         removing = [m for m in ms if m.removes]
         pool = removing or ms
         return pool[int(rng.integers(len(pool)))]
@@ -96,7 +96,7 @@ def test_bot_prefers_a_move_that_ends_the_game(solved):
         pos = Position.parse("a1,d1,g4/a7,d7,g7 w")  # g4-g1 closes a1-d1-g1: black is left two
         choice = PerfectPlayer(tb, seed=0).choose(pos)
         assert choice.move.removes and choice.value == "win" and choice.dtc == 1
-        assert movegen.outcome(pos.play(choice.move)) is not None
+        assert pos.play(choice.move).outcome() is not None
 
 
 def test_same_seed_same_choices(solved):
@@ -119,7 +119,7 @@ def test_search_fallback_plays_placement_without_databases(placed, tmp_path):
     choices agree with the placement databases, and self-play keeps the start's value."""
     import shutil
 
-    from solver.search import PlacementSearch
+    from morris.search import PlacementSearch
 
     (tmp_path / "standard").mkdir()
     shutil.copy(os.path.join(placed, "standard", "3-3.mtb"), tmp_path / "standard")

@@ -7,7 +7,7 @@ import subprocess
 import pytest
 from click.testing import CliRunner
 
-from cli.main import cli
+from morris.cli.main import cli
 
 
 def run(*args, input=None):

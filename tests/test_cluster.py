@@ -9,12 +9,12 @@ import time
 import pytest
 from click.testing import CliRunner
 
-from cli.main import cli
+from morris.cli.main import cli
 from filetree import files_of
-from solver import schedule
-from solver.retro import Reporter
-from solver.variants import get_variant
-from solver.verify import verify
+from morris import schedule
+from morris.progress import Reporter
+from morris.variants import get_variant
+from morris.verify import verify
 
 
 def standard_files(solved):
@@ -40,7 +40,7 @@ def test_dask_local_cluster_gives_identical_files(solved, tmp_path):
 
 def test_a_killed_worker_does_not_stop_the_solve(tmp_path):
     pytest.importorskip("distributed")
-    from solver.cluster import dask_executor
+    from morris.cluster import dask_executor
 
     variant = get_variant("standard")
     kwargs, close = dask_executor("local:2", variant, Reporter(quiet=True))

@@ -5,13 +5,13 @@ import csv
 import hashlib
 import os
 
-from solver.errors import MissingSubspaceError
-from solver.position import Position
-from solver.retro import Reporter
-from solver.schedule import solve
-from solver.tablebase import open_tablebase
-from solver.variants import get_variant
-from solver.verify import verify
+from morris.errors import MissingSubspaceError
+from morris.position import Position
+from morris.progress import Reporter
+from morris.schedule import solve
+from morris.tablebase import open_tablebase
+from morris.variants import get_variant
+from morris.verify import verify
 
 DATA = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "data")
 

@@ -6,9 +6,9 @@ import sys
 
 import pytest
 
-from solver import movegen
-from solver.position import Position
-from solver.variants import get_variant
+from morris.game import Game
+from morris.position import Position
+from morris.variants import get_variant
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
@@ -65,7 +65,7 @@ def test_engine_plays_a_whole_game_against_itself(placed):
     e.send("setoption name Seed value 7")
     e.send("ucinewgame")
     tokens = []
-    game = movegen.Game(Position.start(v))
+    game = Game(Position.start(v))
     pending = None
     for _ in range(300):
         e.send("position startpos" + (" moves " + " ".join(tokens) if tokens else ""))

@@ -5,10 +5,9 @@ from itertools import combinations
 import numpy as np
 import pytest
 
-from solver.index import (
-    Hasher, Subspace, count_anchor_orbits, count_positions, movement_subspaces, slot_count,
-)
-from solver.variants import get_variant
+from morris.index import Hasher, count_anchor_orbits, count_positions, slot_count
+from morris.subspaces import Subspace, movement_subspaces
+from morris.variants import get_variant
 
 
 def all_masks(n, k):

@@ -3,16 +3,16 @@
 import numpy as np
 import pytest
 
-from solver import movegen
-from solver.errors import IllegalMoveError
-from solver.movegen import Game, legal_moves, outcome
-from solver.perft import perft
-from solver.position import Position
-from solver.variants import get_variant
+from morris import rules
+from morris.errors import IllegalMoveError
+from morris.game import Game
+from morris.perft import perft
+from morris.position import Position
+from morris.variants import get_variant
 
 
 def tokens(pos):
-    return [str(m) for m in legal_moves(pos)]
+    return [str(m) for m in pos.legal_moves()]
 
 
 def test_seed_worked_example_g1_removes_d2():
@@ -60,25 +60,25 @@ def test_flying_only_with_exactly_three_after_placement():
     assert "a1-e4" not in tokens(four)
     assert all(
         m.frm is None or four.board.adjacency[four.board.index[m.frm]] >> four.board.index[m.to] & 1
-        for m in legal_moves(four)
+        for m in four.legal_moves()
     )
     nofly = Position.parse("a1,d1,g4/a7,d7,b6,f6 w", get_variant("standard", flying=False))
     assert "a1-e4" not in tokens(nofly)
     # with pieces in hand a player never flies (placement: only placements)
     placing = Position.parse("a1,d1,g4/a7,d7,b6 w 1 1")
-    assert all(m.frm is None for m in legal_moves(placing))
+    assert all(m.frm is None for m in placing.legal_moves())
 
 
 def test_game_end_fewer_than_three_and_blocked():
-    assert outcome(Position.parse("a1,d1/a7,d7,g7 w")) == "loss"
-    assert outcome(Position.parse("a1,d1,g1/a7,d7 w")) == "win"
+    assert Position.parse("a1,d1/a7,d7,g7 w").outcome() == "loss"
+    assert Position.parse("a1,d1,g1/a7,d7 w").outcome() == "win"
     # white a1, d1, g1, d2 hemmed in by black on a4, g4, b2, f2, d3
     blocked = Position.parse("a1,d1,g1,d2/a4,g4,b2,f2,d3 w")
-    assert not movegen.turns(blocked.variant, blocked.mover, blocked.opponent, 0, 0)
-    assert outcome(blocked) == "loss"
-    assert legal_moves(blocked) == []
+    assert not rules.turns(blocked.variant, blocked.mover, blocked.opponent, 0, 0)
+    assert blocked.outcome() == "loss"
+    assert blocked.legal_moves() == []
     # a placement with pieces in hand never ends the game on piece count
-    assert outcome(Position.parse("a1/d2,d6 w 2 1")) is None
+    assert Position.parse("a1/d2,d6 w 2 1").outcome() is None
 
 
 def test_threefold_repetition_and_no_removal_limit():
@@ -129,7 +129,7 @@ def random_positions(variant, count, seed):
     while len(out) < count:
         pos = Position.start(variant)
         for _ in range(int(rng.integers(0, 60))):
-            ms = legal_moves(pos)
+            ms = pos.legal_moves()
             if not ms:
                 break
             pos = pos.play(ms[int(rng.integers(len(ms)))])
@@ -139,7 +139,7 @@ def random_positions(variant, count, seed):
 
 @pytest.mark.parametrize("var", ["standard", "six", "standard-4"])
 def test_numba_turns_match_python_turns(var):
-    from solver.kernels.bitboard import turns_of_states
+    from morris.kernels.bitboard import turns_of_states
 
     for dm in (1, 2):
         v = get_variant(var, double_mill_removes=dm)
@@ -150,5 +150,5 @@ def test_numba_turns_match_python_turns(var):
         turns_of_states(v.board.tables, v.rules.flying, dm, states, out, start)
         for i, p in enumerate(positions):
             fast = sorted(tuple(int(x) for x in row) for row in out[start[i]:start[i + 1]])
-            ref = sorted(movegen.legal_turns(p))
+            ref = sorted(p.legal_turns())
             assert fast == ref, p

@@ -6,17 +6,16 @@ import numpy as np
 import pytest
 from click.testing import CliRunner
 
-from cli.main import cli
-from solver import movegen
-from solver.errors import MissingSubspaceError
-from solver.index import Subspace
-from solver.placement import child_subspaces, closure
-from solver.position import Position
-from solver.retro import Reporter
-from solver.search import PlacementSearch
-from solver.tablebase import open_tablebase
-from solver.variants import get_variant
-from solver.verify import verify
+from morris.cli.main import cli
+from morris.errors import MissingSubspaceError
+from morris.subspaces import Subspace
+from morris.subspaces import placement_children as child_subspaces, placement_closure as closure
+from morris.position import Position
+from morris.progress import Reporter
+from morris.search import PlacementSearch
+from morris.tablebase import open_tablebase
+from morris.variants import get_variant
+from morris.verify import verify
 
 VALUES = {1: "win", 0: "draw", -1: "loss"}
 
@@ -27,7 +26,7 @@ def random_placement_positions(variant, count, seed):
     while len(out) < count:
         pos = Position.start(variant)
         for _ in range(int(rng.integers(0, 2 * variant.pieces))):
-            moves = movegen.legal_moves(pos)
+            moves = pos.legal_moves()
             if not moves:
                 break
             pos = pos.play(moves[int(rng.integers(len(moves)))])
@@ -60,7 +59,7 @@ def test_sweep_and_search_agree_on_random_placement_positions(placed, name, coun
 
 def test_standard_4_every_position_of_a_subspace(placed):
     """Every position of one placement subspace of standard-4, by sweep and by search."""
-    from solver.index import Hasher
+    from morris.index import Hasher
 
     v = get_variant("standard-4")
     sub = Subspace(2, 2, 2, 2)

@@ -3,9 +3,9 @@
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from solver import movegen
-from solver.position import WHITE, Position
-from solver.variants import FLY_AT, get_variant
+from morris import rules
+from morris.position import WHITE, Position
+from morris.variants import FLY_AT, get_variant
 
 VARIANTS = [
     get_variant("standard"),
@@ -23,7 +23,7 @@ def games(draw):
     pos = Position.start(variant)
     steps = []
     for _ in range(length):
-        moves = movegen.legal_moves(pos)
+        moves = pos.legal_moves()
         if not moves:
             break
         move = moves[draw(st.integers(0, len(moves) - 1))]
@@ -70,7 +70,7 @@ def test_every_removal_obeys_the_mill_rule(game):
         for name in move.removes:
             bit = 1 << board.index[name]
             assert opp & bit
-            in_mill = movegen.pieces_in_mills(board, opp)
+            in_mill = rules.pieces_in_mills(board, opp)
             if bit & in_mill:
                 assert opp & ~in_mill == 0, "a piece in a mill was taken while others were free"
             opp ^= bit
@@ -79,7 +79,7 @@ def test_every_removal_obeys_the_mill_rule(game):
             after = pos.mover | (1 << to)
             if move.frm:
                 after ^= 1 << board.index[move.frm]
-            closed = movegen.mills_closed(board, after, to)
+            closed = rules.mills_closed(board, after, to)
             assert closed >= 1
             expected = 1 if variant.rules.double_mill_removes == 1 else closed
             assert len(move.removes) == min(expected, pos.count(1 - pos.turn))
@@ -107,4 +107,4 @@ def test_has_turns_agrees_with_listing_turns(game):
     for pos, _, nxt in steps:
         for p in (pos, nxt):
             state = (p.mover, p.opponent, p.mover_hand, p.opponent_hand)
-            assert movegen.has_turns(variant, *state) == bool(movegen.turns(variant, *state))
+            assert rules.has_turns(variant, *state) == bool(rules.turns(variant, *state))

@@ -10,11 +10,11 @@ import time
 import pytest
 from filetree import files_of
 
-from solver.dbfile import TableFile
-from solver.errors import CorruptDatabaseError, MissingSubspaceError
-from solver.position import Position
-from solver.tablebase import open_tablebase
-from solver.verify import verify
+from morris.dbfile import TableFile
+from morris.errors import CorruptDatabaseError, MissingSubspaceError
+from morris.position import Position
+from morris.tablebase import open_tablebase
+from morris.verify import verify
 
 POS = "a1,d1,g1,b2/a7,d7,g7 b"  # standard 3-4 from black's point of view: subspace 3-4
 

@@ -11,8 +11,8 @@ from concurrent.futures import ThreadPoolExecutor
 import pytest
 from click.testing import CliRunner
 
-from cli.main import cli
-from solver.server import TablebaseServer
+from morris.cli.main import cli
+from morris.server import TablebaseServer
 
 
 @pytest.fixture

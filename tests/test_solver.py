@@ -6,10 +6,11 @@ import numpy as np
 import pytest
 
 import naive
-from solver.dbfile import TableFile
-from solver.index import Hasher, Subspace, popcounts
-from solver.variants import get_variant
-from solver.verify import verify
+from morris.dbfile import TableFile
+from morris.index import Hasher, popcounts
+from morris.subspaces import Subspace
+from morris.variants import get_variant
+from morris.verify import verify
 
 NAMES = {0: "draw", 1: "win", 2: "loss"}
 
@@ -69,7 +70,7 @@ def test_verify_catches_a_wrong_value(solved, tmp_path):
     """A file rewritten with one value changed (valid checksum) fails the forward check."""
     import shutil
 
-    from solver.dbfile import write_table
+    from morris.dbfile import write_table
 
     db = tmp_path / "db"
     shutil.copytree(solved, db)

@@ -4,11 +4,10 @@ import shutil
 
 import pytest
 
-from solver import movegen
-from solver.errors import MissingSubspaceError, VariantMismatchError
-from solver.position import Position
-from solver.tablebase import open_tablebase
-from solver.variants import get_variant
+from morris.errors import MissingSubspaceError, VariantMismatchError
+from morris.position import Position
+from morris.tablebase import open_tablebase
+from morris.variants import get_variant
 
 
 def test_probe_values_and_distances(solved):
@@ -26,7 +25,8 @@ def test_analyze_is_consistent_with_probe(solved):
     that of its best move, on many positions of several subspaces."""
     import numpy as np
 
-    from solver.index import Hasher, Subspace
+    from morris.index import Hasher
+    from morris.subspaces import Subspace
 
     v = get_variant("standard")
     h = Hasher(v.board)
@@ -40,7 +40,7 @@ def test_analyze_is_consistent_with_probe(solved):
                     continue
                 pos = Position.from_mover(v, int(rng.integers(2)), int(m), int(o))
                 a = tb.analyze(pos)
-                assert len(a.moves) == len(movegen.legal_moves(pos))
+                assert len(a.moves) == len(pos.legal_moves())
                 best = a.moves[0] if a.moves else None
                 if best is None:
                     assert a.value == "loss" and a.dtc == 0
@@ -87,8 +87,8 @@ def test_missing_directory(tmp_path):
 
 
 def test_no_removal_limit_is_refused_not_answered_wrongly(solved):
-    from solver.errors import UnsupportedRulesError
-    from solver.schedule import job_graph
+    from morris.errors import UnsupportedRulesError
+    from morris.schedule import job_graph
 
     limited = get_variant("standard", no_removal_limit=100)
     with open_tablebase(solved) as tb:

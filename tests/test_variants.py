@@ -1,5 +1,5 @@
-from solver.variants import SIX_BOARD, STANDARD_BOARD, get_variant
-from solver.errors import UnknownVariantError
+from morris.variants import SIX_BOARD, STANDARD_BOARD, get_variant
+from morris.errors import UnknownVariantError
 import pytest
 
 

@@ -1,4 +1,4 @@
-"""Bitboard move generation (numba): the kernels' version of movegen.py, move for move.
+"""Bitboard move generation (numba): the kernels' version of rules.py, move for move.
 
 States are seen from the side to move: ``mover``, ``opp`` (point masks) and the pieces in hand
 ``mh``, ``oh``. A turn is a row ``(frm, to, removed)`` (``frm == -1`` for a placement). Rule
@@ -18,10 +18,8 @@ _NJ = dict(cache=True, nogil=True)
 #: Room for the turns of one position (placements x removal choices stay far below this).
 MAX_TURNS = 1024
 
-# terminal codes, from the side to move's point of view
-ONGOING, T_WIN, T_LOSS, T_DRAW = 0, 1, 2, 3
-FLY_AT = 3
-LOSE_BELOW = 3
+from ..codes import DRAW, LOSS, ONGOING, WIN
+from ..variants import FLY_AT, LOSE_BELOW
 
 
 @njit(inline="always", **_NJ)
@@ -156,19 +154,36 @@ def gen_turns(T, flying, dm, mover, opp, mh, oh, out):
 
 
 @njit(inline="always", **_NJ)
+def count_result(m, o):
+    """After placement, the piece counts alone decide: ONGOING, or the value for the side to move
+    (fewer than 3 pieces loses; a draw when both have fewer). The one statement of this rule."""
+    sm = m < LOSE_BELOW
+    so = o < LOSE_BELOW
+    if sm and so:
+        return DRAW
+    if sm:
+        return LOSS
+    if so:
+        return WIN
+    return ONGOING
+
+
+@njit(inline="always", **_NJ)
+def switches(hand_after, oh):
+    """Whether the turn passes to the other side: it does, except that a player who still has
+    pieces in hand keeps placing while the other's hand is empty. The one statement of this rule."""
+    return not (hand_after > 0 and oh == 0)
+
+
+@njit(inline="always", **_NJ)
 def terminal(mover, opp, mh, oh, nturns):
-    """ONGOING, or the value (T_WIN/T_LOSS/T_DRAW) for the side to move of a finished game."""
+    """ONGOING, or the value (WIN/LOSS/DRAW) for the side to move of a finished game."""
     if mh == 0 and oh == 0:
-        sm = popcount(mover) < LOSE_BELOW
-        so = popcount(opp) < LOSE_BELOW
-        if sm and so:
-            return T_DRAW
-        if sm:
-            return T_LOSS
-        if so:
-            return T_WIN
+        r = count_result(popcount(mover), popcount(opp))
+        if r != ONGOING:
+            return r
     if nturns == 0:
-        return T_LOSS
+        return LOSS
     return ONGOING
 
 
@@ -181,7 +196,7 @@ def apply_turn(mover, opp, mh, oh, frm, to, removed):
         after ^= np.int64(1) << frm
     else:
         hand = mh - 1
-    if hand > 0 and oh == 0:
+    if not switches(hand, oh):
         return after, opp & ~removed, hand, oh, False
     return opp & ~removed, after, oh, hand, True
 

@@ -5,8 +5,9 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, prange
 
+from ..codes import UNUSED
+
 _NJ = dict(cache=True, nogil=True)
-UNUSED = 3
 
 
 @njit(parallel=True, **_NJ)

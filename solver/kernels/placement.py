@@ -15,13 +15,13 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, prange
 
-from .bitboard import LOSE_BELOW, closed_mills, no_removal, removal_turns
+from ..codes import DRAW, LOSS, ONGOING, UNUSED, WIN
+from .bitboard import closed_mills, count_result, no_removal, removal_turns, switches
 from .bits import ctz, popcount
 from .hashing import index_one, unindex_one
 from .verify import BIG, minimax
 
 _NJ = dict(cache=True, nogil=True)
-DRAW, WIN, LOSS, UNUSED = 0, 1, 2, 3
 
 
 @njit(inline="always", **_NJ)
@@ -33,14 +33,9 @@ def _child(T, Ob, switched, M2, O2, cinfo, k, v0, d0, v1, d1, v2, d2):
     else:
         cm, co, mover, opp = popcount(M2), popcount(O2), M2, O2
     if cinfo[k, 2] == 1:  # both hands empty there: movement phase (or the game is over)
-        sm = cm < LOSE_BELOW
-        so = co < LOSE_BELOW
-        if sm and so:
-            return np.int64(DRAW), np.int64(0)
-        if sm:
-            return np.int64(LOSS), np.int64(0)
-        if so:
-            return np.int64(WIN), np.int64(0)
+        r = count_result(cm, co)
+        if r != ONGOING:
+            return np.int64(r), np.int64(0)
     if k == 0:
         vals, dts = v0, d0
     elif k == 1:
@@ -60,7 +55,7 @@ def placement_eval(T, Ob, dm, m, o, hm, ho, lo, hi, out_vals, out_dtc,
     count, opponent count, 1 if both hands are then empty); ``v_k``/``d_k`` its value and
     distance planes (distances are needed only for placement children)."""
     hand = hm - 1
-    switched = not (hand > 0 and ho == 0)
+    switched = switches(hand, ho)
     span = hi - lo
     for c in prange(nchunk):
         a = lo + span * c // nchunk

@@ -41,7 +41,8 @@ from .hashing import anchor, ranked, sym_image, unindex_one
 _NJ = dict(cache=True, nogil=True)
 
 BLOCK = 1 << 14
-WIN, LOSS, UNUSED = 1, 2, 3
+from ..codes import LOSS, UNUSED, WIN
+
 DRAWCONV = 1 << 9
 COUNT_MAX = 127
 PREFETCH = 24

@@ -13,7 +13,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from .bitboard import LOSE_BELOW, closed_mills, no_removal, removal_turns
+from ..codes import DRAW, LOSS, ONGOING, WIN
+from .bitboard import closed_mills, count_result, no_removal, removal_turns, switches
 from .bits import ctz, popcount
 from .hashing import index_one
 
@@ -26,21 +27,16 @@ EXACT, LOWER, UPPER = 1, 2, 3
 @njit(inline="always", **_NJ)
 def leaf_value(T, Ob, mover, opp, mv_packed, mv_off):
     """Value for the side to move of a position after placement (both hands empty)."""
-    sm = popcount(mover) < LOSE_BELOW
-    so = popcount(opp) < LOSE_BELOW
-    if sm and so:
-        return 0
-    if sm:
-        return -1
-    if so:
-        return 1
     m = popcount(mover)
     o = popcount(opp)
+    r = count_result(m, o)
+    if r != ONGOING:
+        return 0 if r == DRAW else (1 if r == WIN else -1)
     j = mv_off[m, o] * 4 + index_one(T, Ob, mover, opp)
     code = (mv_packed[j >> 2] >> (2 * (j & 3))) & 3
-    if code == 1:
+    if code == WIN:
         return 1
-    if code == 2:
+    if code == LOSS:
         return -1
     return 0
 
@@ -115,7 +111,7 @@ def search(T, Ob, dm, M0, O0, hm0, ho0, mv_packed, mv_off, tt_keys, tt_vals, sta
                 a0[d] = alpha[d]
                 best[d] = -2
                 hand = hm - 1
-                sw[d] = not (hand > 0 and ho == 0)
+                sw[d] = switches(hand, ho)
                 # generate and order the placements
                 empty = T.full & ~(M | O)
                 # opponent's open mills: points that would complete one of theirs

@@ -17,7 +17,7 @@ from .bits import ctz
 from .hashing import anchor, ranked, sym_image, unindex_one
 
 _NJ = dict(cache=True, nogil=True)
-DRAW, WIN, LOSS = 0, 1, 2
+from ..codes import DRAW, LOSS, WIN
 BIG = 1 << 30
 
 

@@ -1,0 +1,97 @@
+"""A game in progress: the moves played, threefold repetition and the no-removal limit."""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass, field
+
+from .errors import IllegalMoveError
+from .position import COLOR_NAMES, WHITE, Move, Position
+from .rules import DRAW, WIN
+from .variants import LOSE_BELOW
+
+@dataclass
+class Game:
+    """A game in progress: positions and moves so far, threefold repetition, no-removal limit.
+
+    ``result`` is ``None`` while the game goes on, else ``'1-0'``, ``'0-1'`` or ``'1/2-1/2'``;
+    ``reason`` says why."""
+
+    start: Position
+    moves: list[Move] = field(default_factory=list)
+    positions: list[Position] = field(default_factory=list)
+    no_removal_plies: int = 0
+
+    def __post_init__(self):
+        self.positions = [self.start]
+        self._seen = Counter([self.start])
+
+    @property
+    def position(self) -> Position:
+        return self.positions[-1]
+
+    def legal_moves(self) -> list[Move]:
+        return [] if self.result else self.position.legal_moves()
+
+    def push(self, move: Move | str) -> Position:
+        if self.result:
+            raise IllegalMoveError(f"the game is over ({self.result}, {self.reason})")
+        pos = self.position
+        turn = pos.turn_of_move(move)
+        nxt = pos.play_turn(turn)
+        self.moves.append(pos.move_of_turn(turn))
+        self.positions.append(nxt)
+        self._seen[nxt] += 1
+        if turn[2]:
+            self.no_removal_plies = 0
+        elif not pos.in_placement:
+            self.no_removal_plies += 1
+        return nxt
+
+    def push_tokens(self, tokens) -> None:
+        """Play Sanmill-style tokens, where a removal may come as its own token (``d2``,
+        ``xa1``): a lone removal is glued to the move before it."""
+        pending = None
+        for tok in tokens:
+            tok = tok.strip()
+            if not tok:
+                continue
+            if tok.startswith("x"):
+                if pending is None:
+                    raise IllegalMoveError(f"removal {tok!r} follows no move that closed a mill")
+                pending += tok
+                continue
+            if pending is not None:
+                self.push(pending)
+            pending = tok
+        if pending is not None:
+            self.push(pending)
+
+    @property
+    def result(self) -> str | None:
+        return self._status()[0]
+
+    @property
+    def reason(self) -> str | None:
+        return self._status()[1]
+
+    def _status(self):
+        pos = self.position
+        value = pos.outcome()
+        mover = COLOR_NAMES[pos.turn]
+        other = COLOR_NAMES[1 - pos.turn]
+        if value is not None:
+            if value == DRAW:
+                return "1/2-1/2", "both players have fewer than 3 pieces"
+            winner = pos.turn if value == WIN else 1 - pos.turn
+            score = "1-0" if winner == WHITE else "0-1"
+            if not pos.in_placement and min(pos.count(0), pos.count(1)) < LOSE_BELOW:
+                loser = other if value == WIN else mover
+                return score, f"{loser} has fewer than {LOSE_BELOW} pieces"
+            return score, f"{mover} has no legal move"
+        if self._seen[pos] >= 3:
+            return "1/2-1/2", "threefold repetition"
+        limit = pos.variant.rules.no_removal_limit
+        if limit is not None and self.no_removal_plies >= limit:
+            return "1/2-1/2", f"{limit} plies without a removal"
+        return None, None

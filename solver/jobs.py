@@ -1,0 +1,151 @@
+"""Units of solving work: a movement pair, or a placement subspace.
+
+A job names the subspaces it writes, the jobs whose files it reads (``inputs``), how heavy it is
+(``weight``: positions; ``memory``: bytes at its peak) and how to do it (``run``: read the input
+files, solve, write the files atomically). The scheduler (schedule.py) only ever calls these,
+so it never asks what kind of job it holds; a new kind of job is one new class here.
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from dataclasses import dataclass
+
+from .dbfile import check_file, read_planes, ruleset_dir, table_header, table_path, write_table
+from .index import Hasher, count_positions
+from .progress import Reporter
+from .subspaces import Subspace, pair_children, pair_dependencies, pair_key, placement_inputs
+
+
+@dataclass(frozen=True)
+class Job:
+    """A job writes the files of ``subspaces``; see the module docstring."""
+
+    sub: Subspace
+
+    @property
+    def name(self) -> str:
+        return "/".join(s.name for s in self.subspaces)
+
+    @property
+    def subspaces(self) -> tuple:
+        return (self.sub,)
+
+    @property
+    def sort_key(self):
+        return (self.order, self.sub)
+
+    def __str__(self):
+        return self.name
+
+    def inputs(self, variant) -> list["Job"]:
+        raise NotImplementedError
+
+    def input_subspaces(self, variant) -> list[Subspace]:
+        raise NotImplementedError
+
+    def run(self, out, variant, reporter: Reporter | None = None, hasher: Hasher | None = None) -> int:
+        """Solve the job from its input files and write its files; returns its positions."""
+        raise NotImplementedError
+
+    def done(self, out, variant) -> bool:
+        """Whether every file of the job is complete and its checksum matches."""
+        return all(check_file(table_path(out, variant, s)) is None for s in self.subspaces)
+
+    def weight(self, variant) -> int:
+        board = variant.board
+        return sum(count_positions(board, s.m, s.o) for s in self.subspaces)
+
+    def memory(self, variant) -> int:
+        """Bytes the job needs at its peak (measured: about 3 bytes per slot of its own and 2
+        per slot of what it reads, plus the interpreter and tables)."""
+        h = Hasher(variant.board)
+        own = sum(h.slots(s) for s in self.subspaces)
+        reads = sum(h.slots(c) for c in self.input_subspaces(variant))
+        return int(3 * own + 2 * reads + 400e6)
+
+
+@dataclass(frozen=True)
+class MovementPair(Job):
+    """The movement subspaces (m, o) and (o, m), solved together by retrograde analysis
+    (retro.py); named by the top subspace of the pair."""
+
+    order = 0
+
+    @property
+    def subspaces(self) -> tuple:
+        return self.sub.pair
+
+    def inputs(self, variant) -> list[Job]:
+        return [MovementPair(d) for d in pair_dependencies(self.sub)]
+
+    def input_subspaces(self, variant) -> list[Subspace]:
+        out = []
+        for c in pair_children(self.sub).values():
+            if c is not None and c not in out:
+                out.append(c)
+        return out
+
+    def run(self, out, variant, reporter=None, hasher=None) -> int:
+        return sum(h["positions"] for h in self.solve(out, variant, reporter, hasher)["stats"].values())
+
+    def solve(self, out, variant, reporter=None, hasher=None) -> dict:
+        """``run``, returning per-subspace headers, phase seconds and levels (for benchmarks)."""
+        from .retro import solve_pair
+
+        rep = reporter or Reporter(quiet=True)
+        hasher = hasher or Hasher(variant.board)
+        os.makedirs(ruleset_dir(out, variant), exist_ok=True)
+        t0 = time.perf_counter()
+        children = {c: read_planes(table_path(out, variant, c), with_dtc=False)[0]
+                    for c in self.input_subspaces(variant)}
+        t_load = time.perf_counter() - t0
+        result = solve_pair(variant, self.sub, children, hasher, rep)
+        del children
+        t0 = time.perf_counter()
+        stats = {}
+        for sub in self.subspaces:
+            values, dtc = result.values[sub], result.dtc[sub]
+            hdr = table_header(variant, sub, hasher, values, dtc)
+            write_table(table_path(out, variant, sub), hdr, values, dtc, hasher.anchor_reps(sub.o))
+            stats[sub] = hdr
+        seconds = dict(result.seconds, load=t_load, write=time.perf_counter() - t0)
+        return {"pair": self.sub, "stats": stats, "seconds": seconds, "levels": result.levels}
+
+
+@dataclass(frozen=True)
+class PlacementSubspace(Job):
+    """One placement subspace, evaluated in one forward pass from the next layer's files
+    (placement.py)."""
+
+    order = 1
+
+    def inputs(self, variant) -> list[Job]:
+        out = []
+        for c in self.input_subspaces(variant):
+            j = PlacementSubspace(c) if c.placement else MovementPair(pair_key(c))
+            if j not in out:
+                out.append(j)
+        return sorted(out, key=lambda j: j.sort_key)
+
+    def input_subspaces(self, variant) -> list[Subspace]:
+        return placement_inputs(self.sub, variant.rules.double_mill_removes)
+
+    def run(self, out, variant, reporter=None, hasher=None) -> int:
+        from .placement import evaluate
+
+        hasher = hasher or Hasher(variant.board)
+        os.makedirs(ruleset_dir(out, variant), exist_ok=True)
+        planes = {c: read_planes(table_path(out, variant, c), with_dtc=c.placement)
+                  for c in self.input_subspaces(variant)}
+        vals, dtc = evaluate(variant, self.sub, planes, hasher, reporter=reporter)
+        del planes
+        hdr = table_header(variant, self.sub, hasher, vals, dtc)
+        write_table(table_path(out, variant, self.sub), hdr, vals, dtc, hasher.anchor_reps(self.sub.o))
+        return hdr["positions"]
+
+
+def job_for(sub: Subspace) -> Job:
+    """The job that writes the file of ``sub``."""
+    return PlacementSubspace(sub) if sub.placement else MovementPair(pair_key(sub))

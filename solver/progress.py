@@ -1,0 +1,44 @@
+"""Progress output for long work: lines for what happens, tqdm bars for how far it is.
+
+A :class:`Reporter` prints phase lines to stderr and makes bars. Bars appear only for work that
+lasts (``delay``), so a run of many small jobs stays short while a long one shows where it is.
+``quiet`` turns everything off; ``lines=False`` keeps the bars but drops the lines (what a job
+run under a scheduler uses: the scheduler prints one line per job).
+"""
+
+from __future__ import annotations
+
+import sys
+
+
+class Reporter:
+    """Prints phases and shows tqdm bars; ``quiet`` turns both off."""
+
+    def __init__(self, quiet: bool = False, stream=None, lines: bool = True, position: int = 0,
+                 delay: float = 1.0):
+        self.quiet = quiet
+        self.stream = stream
+        self.lines = lines
+        self.position = position
+        self.delay = delay
+
+    def phase(self, text: str):
+        """A line saying what happens now (written above any bar that is showing)."""
+        if self.quiet or not self.lines:
+            return
+        from tqdm import tqdm
+
+        tqdm.write(text, file=self.stream or sys.stderr)
+
+    def bar(self, total=None, desc="", unit="it", leave=False):
+        """A tqdm bar (a no-op one when quiet); it shows only after ``delay`` seconds."""
+        from tqdm import tqdm
+
+        return tqdm(total=total, desc=desc, unit=unit, disable=self.quiet, leave=leave,
+                    file=self.stream or sys.stderr, dynamic_ncols=True, position=self.position,
+                    delay=self.delay, unit_scale=unit == "pos", mininterval=0.5)
+
+    def child(self, position: int = 1) -> "Reporter":
+        """The reporter a job uses under a scheduler: bars one row below, no lines."""
+        return Reporter(quiet=self.quiet, stream=self.stream, lines=False, position=position,
+                        delay=self.delay)

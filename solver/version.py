@@ -1,0 +1,3 @@
+"""The version of the toolkit (recorded in every database file it writes)."""
+
+__version__ = "0.1.0"
