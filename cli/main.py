@@ -92,12 +92,21 @@ def cli():
 
 @cli.command()
 @click.argument("position")
+@click.option("--svg", "svg_path", type=click.Path(dir_okay=False), default=None, metavar="FILE",
+              help="Also write the board as an SVG picture to FILE.")
+@click.option("--flip", is_flag=True, help="With --svg: black at the bottom.")
+@click.option("--last", "last_move", default=None, metavar="MOVE", help="With --svg: mark this move (e.g. g1-d3xa7).")
 @variant_options
-def show(position, **kw):
-    """Draw POSITION in the terminal."""
-
+def show(position, svg_path, flip, last_move, **kw):
+    """Draw POSITION in the terminal (and as SVG with --svg FILE)."""
     variant = make_variant(kw)
     pos = Position.parse(position, variant)
+    if svg_path:
+        from morris.atomic import write_atomic
+        from morris.svg import board_svg
+
+        write_atomic(svg_path, board_svg(pos, flipped=flip, last_move=last_move).encode())
+        click.echo(f"wrote {svg_path}", err=True)
     click.echo(pos.diagram())
     click.echo(f"compact: {pos.to_compact()}")
     try:
@@ -335,7 +344,9 @@ def query(positions, db, as_json, **kw):
 @cli.command()
 @db_option
 @click.option("--json", "as_json", is_flag=True, help="A JSON list, one object per subspace.")
-def stats(db, as_json):
+@click.option("--plot", "plot_path", type=click.Path(dir_okay=False), default=None, metavar="FILE",
+              help="Also draw how wins and losses spread over distance, per subspace (PNG or SVG; needs matplotlib).")
+def stats(db, as_json, plot_path):
     """Per subspace: positions, wins, draws and losses for the side to move, longest win and
     loss, file size and bits per position."""
     import os
@@ -344,6 +355,11 @@ def stats(db, as_json):
     from morris.verify import find_tables
 
     rows = []
+    if plot_path:
+        from morris.plots import plot_distances
+
+        n = plot_distances(find_tables(db), plot_path)
+        click.echo(f"wrote {plot_path} ({n} subspace{'s' * (n != 1)})", err=True)
     for path in find_tables(db):
         with TableFile(path) as tf:
             h = tf.header
@@ -507,16 +523,16 @@ def engine(db, use_search, **kw):
 
 @cli.command()
 @db_option
-@click.option("--host", default="127.0.0.1", show_default=True)
+@click.option("--host", default="127.0.0.1", show_default=True, help="Address to listen on (0.0.0.0 exposes it).")
 @click.option("--port", default=8080, show_default=True, type=click.IntRange(0, 65535))
 @click.option("--quiet", is_flag=True, help="Do not log requests.")
 def serve(db, host, port, quiet):
-    """Serve the databases over HTTP: /api/probe and /api/bestmove (JSON)."""
+    """Serve the databases over HTTP: the explorer at / and a JSON API (/api/probe,
+    /api/bestmove; described at /openapi.json). Needs the web extra."""
     from morris.server import serve as run
 
-    def ready(server):
-        h, p = server.server_address[:2]
-        click.echo(f"serving {db} on http://{h}:{p}/api/probe?position=...", err=True)
+    def ready(url):
+        click.echo(f"serving {db}: explorer at {url}, API at {url}api/probe?position=... (Ctrl-C stops)", err=True)
 
     try:
         run(db, host, port, quiet=quiet, ready=ready)

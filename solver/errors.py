@@ -50,3 +50,7 @@ class UsageError(MorrisError, ValueError):
 
 class OutputError(MorrisError):
     """A database directory that cannot be created or written."""
+
+
+class ServeError(MorrisError):
+    """The server cannot start: the web extra is missing, or the address cannot be listened on."""

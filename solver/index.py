@@ -154,6 +154,18 @@ class Hasher:
         unindex_batch(self.tables, ob, sub.m, sub.o, idx, movers, opps, used)
         return movers, opps, used
 
+    def used_mask(self, sub: Subspace) -> np.ndarray:
+        """Which slots of ``sub`` hold a position (the unused ones lie only in the blocks of
+        anchors with a nontrivial stabilizer, so only those are unindexed)."""
+        ob = self.orbits([sub.o])
+        at = slice(ob.reps_off[sub.o], ob.reps_off[sub.o + 1])
+        block = comb(self.board.n - sub.o, sub.m)
+        used = np.ones(self.slots(sub), dtype=np.bool_)
+        for orbit in np.flatnonzero(ob.stab[at] != 1):
+            idx = np.arange(orbit * block, (orbit + 1) * block, dtype=np.int64)
+            used[idx] = self.unindex_batch(sub, idx)[2]
+        return used
+
     # -- pure Python reference
     @cached_property
     def _py(self):

@@ -137,5 +137,5 @@ def test_search_fallback_plays_placement_without_databases(placed, tmp_path):
             assert choice.value == full.probe_wdl(pos), pos
             game.push(choice.move)
         expected = {"win": "1-0", "loss": "0-1", "draw": "1/2-1/2"}[truth]
-        if game.result is not None:
-            assert game.result == expected
+        # a won start is converted within the 60 moves; a drawn one never ends in a win
+        assert game.result == expected if game.result is not None else truth == "draw"

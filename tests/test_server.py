@@ -12,25 +12,58 @@ import pytest
 from click.testing import CliRunner
 
 from morris.cli.main import cli
-from morris.server import TablebaseServer
+
+pytest.importorskip("fastapi", reason="the web extra is not installed: pip install '.[web]'")
+pytest.importorskip("uvicorn", reason="the web extra is not installed: pip install '.[web]'")
 
 
-@pytest.fixture
-def server(solved):
-    srv = TablebaseServer(("127.0.0.1", 0), solved, quiet=True)
-    t = threading.Thread(target=srv.serve_forever, kwargs={"poll_interval": 0.1}, daemon=True)
+def start_server(db):
+    """A uvicorn server on a free port in a thread: (base URL, stop function)."""
+    import time
+
+    from morris.server import make_server
+
+    s = socket.socket()
+    s.bind(("127.0.0.1", 0))
+    port = s.getsockname()[1]
+    s.close()
+    srv = make_server(db, "127.0.0.1", port, quiet=True)
+    t = threading.Thread(target=srv.run, daemon=True)
     t.start()
-    yield f"http://127.0.0.1:{srv.server_address[1]}"
-    srv.shutdown()
-    srv.server_close()
+    for _ in range(200):
+        if srv.started:
+            break
+        time.sleep(0.05)
+    assert srv.started, "the server did not start"
+
+    def stop():
+        srv.should_exit = True
+        t.join(10)
+
+    return f"http://127.0.0.1:{port}", stop
+
+
+@pytest.fixture(scope="module")
+def server(solved):
+    base, stop = start_server(solved)
+    yield base
+    stop()
 
 
 def get(base, path, **params):
     url = f"{base}{path}?{urllib.parse.urlencode(params)}"
+    return fetch(url)
+
+
+def fetch(url, method="GET", headers=None, data=None):
+    """(status, JSON body) of a request; the body must be JSON whatever the status."""
+    req = urllib.request.Request(url, method=method, headers=headers or {}, data=data)
     try:
-        with urllib.request.urlopen(url, timeout=30) as r:
-            return r.status, json.loads(r.read())
+        with urllib.request.urlopen(req, timeout=30) as r:
+            body = r.read()
+            return r.status, (json.loads(body) if body else None)
     except urllib.error.HTTPError as e:
+        assert e.headers.get("content-type", "").startswith("application/json"), (e.code, e.headers)
         return e.code, json.loads(e.read())
 
 
@@ -61,12 +94,76 @@ def test_bad_requests(server, params, status, text):
     assert got == status and text in body["error"]
 
 
-def test_other_paths_and_methods(server):
-    assert get(server, "/nothing")[0] == 404
-    req = urllib.request.Request(f"{server}/api/probe", data=b"x", method="POST")
-    with pytest.raises(urllib.error.HTTPError) as info:
-        urllib.request.urlopen(req, timeout=10)
-    assert info.value.code == 405
+def test_every_error_status_answers_json(server):
+    """400, 404, 405, 414, 431 (and HEAD/OPTIONS) on API paths: JSON with the right status."""
+    ok = urllib.parse.urlencode({"position": "a1,d1,g1/a7,d7,g7 w"})
+    assert fetch(f"{server}/api/probe?position=a1,z9/d2+w")[0] == 400
+    status, body = fetch(f"{server}/api/nothing")
+    assert status == 404 and "no such path" in body["error"]
+    status, body = fetch(f"{server}/api/probe?{ok}", method="POST", data=b"x")
+    assert status == 405 and "POST" in body["error"]
+    assert fetch(f"{server}/api/probe?{ok}", method="OPTIONS")[0] == 405
+    assert fetch(f"{server}/api/probe?{ok}", method="DELETE")[0] == 405
+    status, body = fetch(f"{server}/api/probe?position=" + "a" * 5000)
+    assert status == 414 and "URL longer" in body["error"]
+    status, body = fetch(f"{server}/api/probe?{ok}", headers={"X-Big": "y" * 9000})
+    assert status == 431 and "headers" in body["error"]
+    req = urllib.request.Request(f"{server}/api/probe?{ok}", method="HEAD")
+    with urllib.request.urlopen(req, timeout=10) as r:
+        assert r.status == 200 and r.headers["content-type"].startswith("application/json")
+
+
+def test_a_bug_answers_500_json_and_serving_goes_on(solved, monkeypatch):
+    from morris.tablebase import Tablebase
+
+    base, stop = start_server(solved)
+    try:
+        def broken(self, pos):
+            raise ZeroDivisionError("a bug")
+
+        monkeypatch.setattr(Tablebase, "analyze", broken)
+        status, body = get(base, "/api/probe", position="a1,d1,g1/a7,d7,g7 w")
+        assert status == 500 and body == {"error": "internal error: ZeroDivisionError"}
+        monkeypatch.undo()
+        assert get(base, "/api/probe", position="a1,d1,g1/a7,d7,g7 w")[0] == 200
+    finally:
+        stop()
+
+
+def test_openapi_describes_the_api(server):
+    status, body = fetch(f"{server}/openapi.json")
+    assert status == 200
+    assert {"/api/probe", "/api/bestmove", "/board.svg"} <= set(body["paths"])
+    params = {p["name"] for p in body["paths"]["/api/probe"]["get"]["parameters"]}
+    assert {"position", "variant"} <= params
+
+
+def test_explorer_page_and_board_svg(server):
+    q = urllib.parse.urlencode({"position": "a1,d1,g1/a7,d7,g7 w"})
+    with urllib.request.urlopen(f"{server}/?{q}", timeout=30) as r:
+        html = r.read().decode()
+    assert 'id="value" data-value="win"' in html
+    from morris.position import Position
+
+    tokens = [str(m) for m in Position.parse("a1,d1,g1/a7,d7,g7 w").legal_moves()]
+    assert all(f'data-move="{t}"' in html for t in tokens) and html.count('class="move ') == len(tokens)
+    assert html.count('class="piece white"') == 3 and html.count('class="piece black"') == 3
+    import re
+
+    assert not re.search(r'(src|href|action)="(https?:)?//', html)  # nothing loaded from elsewhere
+    with urllib.request.urlopen(f"{server}/board.svg?{q}", timeout=30) as r:
+        assert r.headers["content-type"].startswith("image/svg+xml")
+        assert r.read().decode().startswith("<svg")
+    with urllib.request.urlopen(f"{server}/?position=a1,d1,g1,b2,b4/a7,d7,g7+w", timeout=30) as r:
+        page = r.read().decode()
+    assert 'id="missing"' in page and "morris solve --out" in page
+
+
+def test_serve_binds_to_localhost_by_default():
+    from morris.cli.main import serve
+
+    host = next(p for p in serve.params if p.name == "host")
+    assert host.default == "127.0.0.1"
 
 
 def test_many_requests_at_once_and_a_silent_client(server):
