@@ -18,10 +18,33 @@ from urllib.parse import urlencode
 from .errors import MissingSubspaceError, MorrisError
 from .position import COLOR_NAMES, Position
 from .svg import board_svg
+from .variants import get_variant
 
 RULE_PARAMS = ("variant", "flying", "double_mill_removes")
 VARIANT_CHOICES = ("standard", "six", "standard-3", "standard-4", "standard-5", "standard-6",
                    "standard-7", "standard-8")
+
+
+def variant_of(params):
+    """The variant named by query parameters ``variant``, ``flying``, ``double_mill_removes``."""
+    def flag(name):
+        v = params.get(name)
+        if v in (None, ""):
+            return None
+        if v.lower() in ("1", "true", "yes", "on"):
+            return True
+        if v.lower() in ("0", "false", "no", "off"):
+            return False
+        raise MorrisError(f"{name} must be 0 or 1, got {v!r}")
+
+    dm = params.get("double_mill_removes")
+    if dm not in (None, ""):
+        if dm not in ("1", "2"):
+            raise MorrisError(f"double_mill_removes must be 1 or 2, got {dm!r}")
+        dm = int(dm)
+    else:
+        dm = None
+    return get_variant(params.get("variant") or "standard", flying=flag("flying"), double_mill_removes=dm)
 
 
 def _href(params: dict, **changes) -> str:
@@ -145,8 +168,6 @@ def explorer_page(tb, params: dict) -> tuple[str, int]:
     board = ""
     variant_name = params.get("variant") or "standard"
     try:
-        from .server import variant_of
-
         variant = variant_of(params)
         pos = Position.parse(text, variant)
     except MorrisError as exc:

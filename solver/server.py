@@ -26,7 +26,7 @@ from .bot import PerfectPlayer, bestmove_json
 from .errors import MissingSubspaceError, MorrisError, OutsideDatabaseError, ServeError
 from .position import Position
 from .tablebase import open_tablebase
-from .variants import get_variant
+from .explorer import explorer_page, variant_of
 
 MAX_POSITION = 400
 MAX_URL = 4096
@@ -42,28 +42,6 @@ def _import_web():
         raise ServeError(f"morris serve needs FastAPI and uvicorn: {INSTALL_HINT}") from None
 
 
-def variant_of(params):
-    """The variant named by query parameters ``variant``, ``flying``, ``double_mill_removes``."""
-    def flag(name):
-        v = params.get(name)
-        if v in (None, ""):
-            return None
-        if v.lower() in ("1", "true", "yes", "on"):
-            return True
-        if v.lower() in ("0", "false", "no", "off"):
-            return False
-        raise MorrisError(f"{name} must be 0 or 1, got {v!r}")
-
-    dm = params.get("double_mill_removes")
-    if dm not in (None, ""):
-        if dm not in ("1", "2"):
-            raise MorrisError(f"double_mill_removes must be 1 or 2, got {dm!r}")
-        dm = int(dm)
-    else:
-        dm = None
-    return get_variant(params.get("variant") or "standard", flying=flag("flying"), double_mill_removes=dm)
-
-
 def create_app(db: str, quiet: bool = True):
     """The ASGI application serving the databases under ``db``."""
     _import_web()
@@ -73,7 +51,6 @@ def create_app(db: str, quiet: bool = True):
     from starlette.concurrency import run_in_threadpool
     from starlette.exceptions import HTTPException as StarletteHTTPException
 
-    from .explorer import explorer_page
     from .svg import board_svg
 
     tb = open_tablebase(db)

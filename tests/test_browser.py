@@ -1,0 +1,111 @@
+"""The explorer in a real browser: headless Chromium loads a position, checks the board and the
+move list, plays a winning move by a click on its link and one on the board, and saves a
+screenshot."""
+
+import urllib.parse
+
+import pytest
+
+from browser import find_chromium, start_browser
+from morris.position import Position
+
+pytest.importorskip("fastapi", reason="the web extra is not installed: pip install '.[web]'")
+found, why = find_chromium()
+if found is None:
+    pytest.skip(why, allow_module_level=True)
+
+from test_server import start_server  # noqa: E402
+
+WIN = "a1,d1,g1/a7,d7,g7 w"
+
+
+@pytest.fixture(scope="module")
+def site(solved):
+    base, stop = start_server(solved)
+    driver = start_browser()
+    driver.set_page_load_timeout(60)
+    yield base, driver
+    driver.quit()
+    stop()
+
+
+def board_state(driver):
+    from selenium.webdriver.common.by import By
+
+    pieces = {}
+    for g in driver.find_elements(By.CSS_SELECTOR, "#board .point"):
+        owner = g.get_attribute("data-owner")
+        if owner:
+            pieces[g.get_attribute("data-point")] = owner
+    return pieces
+
+
+def shown_position(driver):
+    q = urllib.parse.parse_qs(urllib.parse.urlparse(driver.current_url).query)
+    return q["position"][0]
+
+
+def wait_for_new_page(driver, old_url):
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    WebDriverWait(driver, 30).until(lambda d: d.current_url != old_url and
+                                    d.execute_script("return document.readyState") == "complete")
+
+
+def test_load_click_a_winning_move_and_screenshot(site, tmp_path):
+    from selenium.webdriver.common.by import By
+
+    base, driver = site
+    driver.get(f"{base}/?" + urllib.parse.urlencode({"position": WIN}))
+    pos = Position.parse(WIN)
+    assert board_state(driver) == {name: "w" for name in pos.board.names(pos.white)} | {
+        name: "b" for name in pos.board.names(pos.black)}
+    value = driver.find_element(By.ID, "value")
+    assert value.get_attribute("data-value") == "win"
+    links = driver.find_elements(By.CSS_SELECTOR, "#moves a.move")
+    assert sorted(a.get_attribute("data-move") for a in links) == sorted(str(m) for m in pos.legal_moves())
+    winning = driver.find_elements(By.CSS_SELECTOR, "#moves a.move.win")
+    assert winning, "a won position shows its winning moves"
+    token = winning[0].get_attribute("data-move")
+    driver.save_screenshot(str(tmp_path / "explorer.png"))
+    assert (tmp_path / "explorer.png").stat().st_size > 10_000
+    old = driver.current_url
+    winning[0].click()
+    wait_for_new_page(driver, old)
+    after = pos.play(token)
+    assert Position.parse(shown_position(driver)) == after
+    assert "last=" in driver.current_url
+    assert board_state(driver) == {name: "w" for name in after.board.names(after.white)} | {
+        name: "b" for name in after.board.names(after.black)}
+    # black to move after white's winning move: lost for black, or the game is over
+    assert driver.find_element(By.ID, "value").get_attribute("data-value") == "loss"
+
+
+def test_playing_on_the_board_by_clicks(site):
+    from selenium.webdriver.common.by import By
+
+    base, driver = site
+    start = Position.parse("a1,d1,g4/a7,d7,g7 w")  # g4-g1 closes a mill and removes
+    driver.get(f"{base}/?" + urllib.parse.urlencode({"position": start.to_compact()}))
+    old = driver.current_url
+    for point in ("g4", "g1", "d7"):
+        driver.find_element(By.CSS_SELECTOR, f'#board .point[data-point="{point}"]').click()
+    wait_for_new_page(driver, old)
+    assert Position.parse(shown_position(driver)) == start.play("g4-g1xd7")
+    assert driver.find_element(By.ID, "value").get_attribute("data-value") in ("win", "loss", "draw")
+
+
+def test_flip_and_start_links_and_a_bad_position(site):
+    from selenium.webdriver.common.by import By
+
+    base, driver = site
+    driver.get(f"{base}/?" + urllib.parse.urlencode({"position": WIN}))
+    a1 = driver.find_element(By.CSS_SELECTOR, '#board .point[data-point="a1"] circle').get_attribute("cy")
+    driver.find_element(By.ID, "flip").click()
+    assert "flip=1" in driver.current_url
+    a1_flipped = driver.find_element(By.CSS_SELECTOR, '#board .point[data-point="a1"] circle').get_attribute("cy")
+    assert float(a1_flipped) < float(a1)  # a1 moved from the bottom to the top
+    driver.find_element(By.ID, "start").click()
+    assert shown_position(driver) == "start" and board_state(driver) == {}
+    driver.get(f"{base}/?position=a1,z9/d2+w")
+    assert "unknown point" in driver.find_element(By.ID, "error").text
