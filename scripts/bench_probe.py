@@ -10,7 +10,6 @@ the page cache first (posix_fadvise), timing open_tablebase + the first probe (i
 """
 
 import argparse
-import json
 import os
 import statistics
 import subprocess
@@ -41,7 +40,7 @@ def sample_positions(db, count, seed=1):
 
     from morris.dbfile import TableFile
     from morris.index import Hasher
-from morris.subspaces import Subspace
+    from morris.subspaces import Subspace
     from morris.position import Position
     from morris.variants import get_variant
     from morris.verify import find_tables

@@ -56,12 +56,10 @@ def main():
     if args.child:
         return solve_pair_child(*args.child)
 
-    from morris.dbfile import check_file
     from morris.dbfile import table_path
     from morris.index import Hasher, count_positions
     from morris.jobs import MovementPair
     from morris.schedule import plan
-    from morris.subspaces import movement_subspaces
     from morris.variants import get_variant
 
     import numba

@@ -62,8 +62,12 @@ def create_app(db: str, quiet: bool = True):
     def error(status, text):
         return JSONResponse({"error": text}, status_code=status)
 
-    def is_api(request) -> bool:
-        return request.url.path.startswith("/api/") or request.url.path == "/openapi.json"
+    def get(path, **kw):
+        """A GET route that answers HEAD too (HEAD left out of the OpenAPI description)."""
+        def register(fn):
+            app.add_api_route(path, fn, methods=["HEAD"], include_in_schema=False)
+            return app.get(path, **kw)(fn)
+        return register
 
     @app.middleware("http")
     async def limits(request: Request, call_next):
@@ -127,24 +131,24 @@ def create_app(db: str, quiet: bool = True):
         variant=Query("standard", description="standard, standard-3 .. standard-8, six"),
     )
 
-    @app.api_route("/api/probe", methods=["GET", "HEAD"], summary="Value and distance of a position and of every legal move")
+    @get("/api/probe", summary="Value and distance of a position and of every legal move")
     async def probe(request: Request, position: str = common["position"], variant: str = common["variant"],
                     flying: str | None = None, double_mill_removes: str | None = None):
         status, obj = await run_in_threadpool(lookup, "probe", dict(request.query_params), position)
         return JSONResponse(obj, status_code=status)
 
-    @app.api_route("/api/bestmove", methods=["GET", "HEAD"], summary="The perfect player's move")
+    @get("/api/bestmove", summary="The perfect player's move")
     async def bestmove(request: Request, position: str = common["position"], variant: str = common["variant"],
                        flying: str | None = None, double_mill_removes: str | None = None,
                        seed: int | None = Query(None, description="tie-break seed")):
         status, obj = await run_in_threadpool(lookup, "bestmove", dict(request.query_params), position, seed)
         return JSONResponse(obj, status_code=status)
 
-    @app.api_route("/api/health", methods=["GET", "HEAD"], summary="Liveness")
+    @get("/api/health", summary="Liveness")
     async def health():
         return {"status": "ok"}
 
-    @app.api_route("/board.svg", methods=["GET", "HEAD"], summary="The board as SVG")
+    @get("/board.svg", summary="The board as SVG")
     async def board(request: Request, position: str = common["position"], flip: int = 0, last: str | None = None):
         try:
             pos = Position.parse(position, variant_of(dict(request.query_params)))
@@ -153,7 +157,7 @@ def create_app(db: str, quiet: bool = True):
             return error(400, f"{type(exc).__name__}: {exc}")
         return Response(svg, media_type="image/svg+xml")
 
-    @app.api_route("/", methods=["GET", "HEAD"], response_class=HTMLResponse, include_in_schema=False)
+    @get("/", response_class=HTMLResponse, include_in_schema=False)
     async def index(request: Request):
         html, status = await run_in_threadpool(explorer_page, tb, dict(request.query_params))
         return HTMLResponse(html, status_code=status)

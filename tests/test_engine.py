@@ -4,7 +4,6 @@ import os
 import subprocess
 import sys
 
-import pytest
 
 from morris.game import Game
 from morris.position import Position

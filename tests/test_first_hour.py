@@ -5,8 +5,6 @@ import ast
 import importlib.metadata
 import os
 import socket
-import subprocess
-import sys
 
 import pytest
 from click.testing import CliRunner

@@ -11,7 +11,6 @@ from morris.errors import MissingSubspaceError
 from morris.subspaces import Subspace
 from morris.subspaces import placement_children as child_subspaces, placement_closure as closure
 from morris.position import Position
-from morris.progress import Reporter
 from morris.search import PlacementSearch
 from morris.tablebase import open_tablebase
 from morris.variants import get_variant
