@@ -18,11 +18,10 @@ from urllib.parse import urlencode
 from .errors import MissingSubspaceError, MorrisError
 from .position import COLOR_NAMES, Position
 from .svg import board_svg
-from .variants import get_variant
+from .tablebase import MoveInfo
+from .variants import VARIANTS, get_variant
 
 RULE_PARAMS = ("variant", "flying", "double_mill_removes")
-VARIANT_CHOICES = ("standard", "six", "standard-3", "standard-4", "standard-5", "standard-6",
-                   "standard-7", "standard-8")
 
 
 def variant_of(params):
@@ -52,7 +51,6 @@ def _href(params: dict, **changes) -> str:
     if params.get("flip") == "1":
         q["flip"] = "1"
     q.update({k: v for k, v in changes.items() if v is not None})
-    q = {k: v for k, v in q.items() if v is not None}
     # keep the position first: the URL reads as the position it shows
     ordered = {k: q.pop(k) for k in ("position",) if k in q}
     ordered.update(q)
@@ -197,12 +195,13 @@ def explorer_page(tb, params: dict) -> tuple[str, int]:
             body.append(f'<p class="value {analysis.value}" id="value" data-value="{analysis.value}" '
                         f'data-dtc="{"" if analysis.dtc is None else analysis.dtc}">{side.capitalize()} to move: {escape(desc)}</p>')
         body.append(f'<p><code id="compact">{escape(compact)}</code></p>')
+        # each move's position, from its turn: once, without replaying the token's legality check
+        child_of = {str(pos.move_of_turn(t)): pos.play_turn(t) for t in pos.legal_turns()}
         infos = analysis.moves if analysis is not None else [
-            type("M", (), {"move": m, "value": None, "dtc": None})() for m in pos.legal_moves()]
+            MoveInfo(m, None, None) for m in pos.legal_moves()]
         groups = {"win": [], "draw": [], "loss": [], None: []}
         for mi in infos:
-            child = pos.play(mi.move)
-            href = _href(params, position=child.to_compact(), last=str(mi.move))
+            href = _href(params, position=child_of[str(mi.move)].to_compact(), last=str(mi.move))
             moves_data.append({"token": str(mi.move), "from": mi.move.frm, "to": mi.move.to,
                                "removes": list(mi.move.removes), "href": href})
             groups[mi.value].append((mi, href))
@@ -224,7 +223,7 @@ def explorer_page(tb, params: dict) -> tuple[str, int]:
                         + ", from the side to move's point of view: the winner hurries, the loser delays.</small></p>")
         text = compact
     options = "".join(f'<option value="{v}"{" selected" if v == variant_name else ""}>{v}</option>'
-                      for v in VARIANT_CHOICES)
+                      for v in sorted(VARIANTS, key=lambda v: (v != "standard", v)))
     api = "/api/probe?" + urlencode({"position": text, **{k: params[k] for k in RULE_PARAMS if params.get(k)}})
     html = PAGE.format(
         title=escape(f"{text} - morris explorer"), board=board, position=escape(text),

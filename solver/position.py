@@ -519,7 +519,7 @@ def draw_board(pos: Position) -> str:
     """Draw the board from its geometry: points are placed by file and rank, lines between
     adjacent points drawn with ``-`` and ``|``. ``O`` white, ``@`` black, ``.`` empty."""
     board = pos.board
-    coords = {name: (ord(name[0]) - ord("a"), int(name[1])) for name in board.points}
+    coords = board.coords
     max_rank = max(r for _, r in coords.values())
     max_file = max(f for f, _ in coords.values())
     width, height = 4 * max_file + 1, 2 * (max_rank - 1) + 1

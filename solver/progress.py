@@ -37,8 +37,3 @@ class Reporter:
         return tqdm(total=total, desc=desc, unit=unit, disable=self.quiet, leave=leave,
                     file=self.stream or sys.stderr, dynamic_ncols=True, position=self.position,
                     delay=self.delay, unit_scale=unit == "pos", mininterval=0.5)
-
-    def child(self, position: int = 1) -> "Reporter":
-        """The reporter a job uses under a scheduler: bars one row below, no lines."""
-        return Reporter(quiet=self.quiet, stream=self.stream, lines=False, position=position,
-                        delay=self.delay)

@@ -56,7 +56,7 @@ def job_graph(variant, targets=None, max_pieces=None, phase="movement"):
 
 def plan(variant, targets=None, max_pieces=None) -> list[Subspace]:
     """Movement pairs (top subspaces) to solve for the targets, every pair after those it needs."""
-    jobs, _ = job_graph(variant, targets or movement_subspaces(variant, max_pieces), max_pieces)
+    jobs, _ = job_graph(variant, targets, max_pieces)
     return [j.sub for j in jobs if isinstance(j, MovementPair)]
 
 

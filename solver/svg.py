@@ -22,15 +22,11 @@ COLORS = {
 }
 
 
-def _coords(board):
-    return {name: (ord(name[0]) - ord("a"), int(name[1])) for name in board.points}
-
-
 def board_svg(position: Position, *, size: int = 400, flipped: bool = False,
               last_move: Move | str | None = None, coordinates: bool = True) -> str:
     """The position as a standalone SVG document (a string)."""
     board = position.board
-    coords = _coords(board)
+    coords = board.coords
     files = max(f for f, _ in coords.values()) + 1
     ranks = max(r for _, r in coords.values())
     cell = 60

@@ -76,6 +76,11 @@ class Board:
         return (1 << self.n) - 1
 
     @cached_property
+    def coords(self) -> dict[str, tuple[int, int]]:
+        """Point name -> (file, rank): ``a1`` is (0, 1). Pictures place points by these."""
+        return {name: (ord(name[0]) - ord("a"), int(name[1])) for name in self.points}
+
+    @cached_property
     def index(self) -> dict[str, int]:
         """Point name -> point index."""
         return {p: i for i, p in enumerate(self.points)}
