@@ -20,7 +20,7 @@ import numpy as np
 from .dbfile import TableFile, check_file, read_planes, table_path
 from .index import Hasher
 from .progress import Reporter
-from .subspaces import Subspace, placement_children, reads_file
+from .subspaces import Subspace, placement_children, placement_inputs, reads_file
 
 _EMPTY = np.zeros(0, np.uint8)
 
@@ -70,9 +70,7 @@ def verify_placement_file(fr, header, directory, rep):
     sub = Subspace.parse(header["subspace"])
     out = os.path.dirname(directory)
     planes = {}
-    for c, mv in placement_children(sub, variant.rules.double_mill_removes).values():
-        if not reads_file(c, mv):
-            continue
+    for c in placement_inputs(sub, variant.rules.double_mill_removes):
         path = table_path(out, variant, c)
         if check_file(path) is not None:
             fr.skipped = f"needs {c}, which is missing or damaged"
