@@ -133,12 +133,11 @@ class PlacementSubspace(Job):
         return placement_inputs(self.sub, variant.rules.double_mill_removes)
 
     def run(self, out, variant, reporter=None, hasher=None) -> int:
-        from .placement import evaluate
+        from .placement import evaluate, load_children
 
         hasher = hasher or Hasher(variant.board)
         os.makedirs(ruleset_dir(out, variant), exist_ok=True)
-        planes = {c: read_planes(table_path(out, variant, c), with_dtc=c.placement)
-                  for c in self.input_subspaces(variant)}
+        planes = load_children(out, variant, self.sub)
         vals, dtc = evaluate(variant, self.sub, planes, hasher, reporter=reporter)
         del planes
         hdr = table_header(variant, self.sub, hasher, vals, dtc)

@@ -13,11 +13,11 @@ placement, counts 1. It is stored like the movement phase's and read by the same
 
 from __future__ import annotations
 
-import os
+from math import comb
 
 import numpy as np
 
-from .dbfile import TableFile, check_file, read_planes, table_path
+from .dbfile import read_planes, table_path
 from .index import Hasher
 from .progress import Reporter
 from .subspaces import Subspace, placement_children, placement_inputs, reads_file
@@ -25,15 +25,40 @@ from .subspaces import Subspace, placement_children, placement_inputs, reads_fil
 _EMPTY = np.zeros(0, np.uint8)
 
 
-def evaluate(variant, sub: Subspace, planes: dict, hasher: Hasher, lo=0, hi=None, reporter=None):
-    """(values, dtc) of slots [lo, hi) of a placement subspace from its children's planes
-    (``planes[child] = (values, distances or None)``, for every child it reads)."""
-    from .kernels.placement import placement_eval
+def pack(values, dtc):
+    """One byte per slot, ``value | dtc << 2``: the form the sweep reads placement children in
+    and writes its results in (placement distances are below 64)."""
+    if dtc is None or len(dtc) == 0:
+        return values
+    if len(dtc) and int(dtc.max()) >= 64:
+        raise ValueError(f"a placement distance of {int(dtc.max())} does not fit the packed plane")
+    out = dtc.astype(np.uint8, copy=True)
+    out <<= 2
+    out |= values
+    return out
+
+
+def load_children(out, variant, sub: Subspace) -> dict:
+    """The planes :func:`evaluate` reads, from the files under ``out``."""
+    planes = {}
+    for c in placement_inputs(sub, variant.rules.double_mill_removes):
+        vals, dtc = read_planes(table_path(out, variant, c), with_dtc=c.placement)
+        planes[c] = pack(vals, dtc)
+        del vals, dtc
+    return planes
+
+
+def evaluate(variant, sub: Subspace, planes: dict, hasher: Hasher, reporter=None):
+    """(values, dtc) of every slot of a placement subspace from its children's planes
+    (``planes[child]`` = its values for a movement child, its packed plane (:func:`pack`) for a
+    placement child; for every child it reads)."""
+    from .codes import UNUSED
+    from .kernels.placement import placement_sweep
 
     rep = reporter or Reporter(quiet=True)
     dm = variant.rules.double_mill_removes
     kids = placement_children(sub, dm)
-    sizes = {sub.o}
+    sizes = {sub.o, sub.m, sub.m + 1}
     cinfo = np.zeros((3, 3), dtype=np.int64)
     arrays = []
     for k in range(3):
@@ -42,49 +67,20 @@ def evaluate(variant, sub: Subspace, planes: dict, hasher: Hasher, lo=0, hi=None
             cinfo[k] = (c.m, c.o, 1 if mv else 0)
             sizes.add(c.o)
             if reads_file(c, mv):
-                vals, dtc = planes[c]
-                arrays += [vals, _EMPTY if mv or dtc is None else dtc.astype(np.uint8, copy=False)]
+                arrays.append(planes[c])
                 continue
-        arrays += [_EMPTY, _EMPTY]
+        arrays.append(_EMPTY)
     Ob = hasher.orbits(sizes)
-    slots = hasher.slots(sub)
-    hi = slots if hi is None else hi
-    vals = np.empty(hi - lo, dtype=np.uint8)
-    dtc = np.empty(hi - lo, dtype=np.uint8)
-    step = max(1 << 20, (hi - lo) // 50)
-    with rep.bar(total=hi - lo, desc=f"{sub} placement", unit="pos") as bar:
-        for a in range(lo, hi, step):
-            b = min(hi, a + step)
-            placement_eval(hasher.tables, Ob, dm, sub.m, sub.o, sub.hm, sub.ho, a, b,
-                           vals[a - lo:b - lo], dtc[a - lo:b - lo], cinfo, *arrays, 64)
-            bar.update(b - a)
-    return vals, dtc
-
-
-def verify_placement_file(fr, header, directory, rep):
-    """Recompute a placement file from its children's files and compare (see verify.py)."""
-    from .variants import variant_for_header
-
-    variant = variant_for_header(header)
-    board = variant.board
-    sub = Subspace.parse(header["subspace"])
-    out = os.path.dirname(directory)
-    planes = {}
-    for c in placement_inputs(sub, variant.rules.double_mill_removes):
-        path = table_path(out, variant, c)
-        if check_file(path) is not None:
-            fr.skipped = f"needs {c}, which is missing or damaged"
-            return
-        planes[c] = read_planes(path, with_dtc=c.placement)
-    hasher = Hasher(board)
-    with TableFile(fr.path) as tf:
-        vals, dtc = tf.values_all(), tf.dtc_all()
-    ev, ed = evaluate(variant, sub, planes, hasher, reporter=rep)
-    used = ev != 3
-    bad = used & ((ev != vals) | ((ev != 0) & (ed != dtc)))
-    fr.checked = int(header["positions"])
-    fr.mismatches = int(np.count_nonzero(bad))
-    if fr.mismatches:
-        i = int(np.flatnonzero(bad)[0])
-        mover, opp, _ = hasher.unindex_py(sub, i, hasher.anchor_reps(sub.o))
-        fr.first_mismatch = f"slot {i}: mover {board.names(mover)} opponent {board.names(opp)}"
+    out = np.full(hasher.slots(sub), UNUSED, dtype=np.uint8)
+    nreps = int(Ob.reps_off[sub.m + 1] - Ob.reps_off[sub.m])
+    per_rep = comb(variant.board.n - sub.m, sub.o)
+    step = max(1, min(nreps, (1 << 22) // max(1, per_rep), -(-nreps // 50)))
+    with rep.bar(total=nreps * per_rep, desc=f"{sub} placement", unit="pos") as bar:
+        for a in range(0, nreps, step):
+            b = min(nreps, a + step)
+            placement_sweep(hasher.tables, Ob, dm, sub.m, sub.o, sub.hm, sub.ho, a, b, out,
+                            cinfo, *arrays, min(64, b - a))
+            bar.update((b - a) * per_rep)
+    dtc = out >> 2
+    out &= 3
+    return out, dtc

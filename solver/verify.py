@@ -26,6 +26,7 @@ class FileReport:
     subspace: str
     checksum: str = "ok"  # ok | the problem
     checked: int = 0
+    positions: int = 0
     mismatches: int = 0
     first_mismatch: str | None = None
     skipped: str | None = None
@@ -51,7 +52,11 @@ def find_tables(root: str) -> list[str]:
     return sorted(out)
 
 
-def verify(root: str, reporter: Reporter | None = None, forward: bool = True) -> VerifyReport:
+def verify(root: str, reporter: Reporter | None = None, forward: bool = True,
+           sample: int | None = None) -> VerifyReport:
+    """Check every file under ``root``: header and checksum, then (``forward``) every stored
+    value from its children. ``sample``: check placement files of more positions than that on
+    a fixed random sample of that many slots instead (the report says how many were checked)."""
     rep = reporter or Reporter(quiet=True)
     report = VerifyReport()
     paths = find_tables(root)
@@ -78,9 +83,7 @@ def verify(root: str, reporter: Reporter | None = None, forward: bool = True) ->
             continue
         header = headers[fr.path]
         if header["phase"] != "movement":
-            from .placement import verify_placement_file
-
-            verify_placement_file(fr, header, os.path.dirname(fr.path), rep)
+            _verify_placement(fr, header, os.path.dirname(fr.path), rep, sample)
             continue
         _verify_movement(fr, header, os.path.dirname(fr.path), rep)
     return report
@@ -128,7 +131,77 @@ def _verify_movement(fr: FileReport, header, directory, rep):
             if first_bad < 0 and (first >= 0).any():
                 first_bad = int(first[first >= 0].min())
             bar.update(hi - lo)
-    fr.checked = int(header["positions"])
+    fr.checked = fr.positions = int(header["positions"])
+    fr.mismatches = total_bad
+    if first_bad >= 0:
+        mover, opp, _ = h.unindex_py(sub, first_bad, h.anchor_reps(sub.o))
+        fr.first_mismatch = f"slot {first_bad}: mover {board.names(mover)} opponent {board.names(opp)}"
+
+
+def sample_slots(slots: int, sample: int | None, seed: int = 0) -> np.ndarray:
+    """Every slot, or a fixed random sample of ``sample`` of them (sorted, no repeats; the same
+    for the same file every time)."""
+    if sample is None or sample >= slots:
+        return np.arange(slots, dtype=np.int64)
+    rng = np.random.default_rng(seed)
+    return np.sort(rng.choice(slots, size=sample, replace=False)).astype(np.int64)
+
+
+def _verify_placement(fr: FileReport, header, directory, rep, sample=None):
+    """Recompute a placement file from its children's files with kernels/verify.check_placement
+    (code that shares nothing with the sweep that wrote it) and compare."""
+    from .kernels.verify import check_placement
+    from .subspaces import placement_children, reads_file
+    from .variants import variant_for_header
+
+    variant = variant_for_header(header)
+    board = variant.board
+    sub = Subspace.parse(header["subspace"])
+    dm = variant.rules.double_mill_removes
+    kids = placement_children(sub, dm)
+    cinfo = np.full((3, 4), -1, dtype=np.int64)
+    arrays = []
+    sizes = {sub.o}
+    empty = np.zeros(0, np.uint8)
+    try:
+        for k in range(3):
+            if k in kids and reads_file(*kids[k]):
+                c = kids[k][0]
+                p = os.path.join(directory, c.name + SUFFIX)
+                if check_file(p) is not None:
+                    fr.skipped = f"needs {c}, which is missing or damaged"
+                    return
+                cinfo[k] = (c.m, c.o, c.hm, c.ho)
+                sizes.add(c.o)
+                v, d = read_planes(p, with_dtc=c.placement)
+                arrays += [v, empty if d is None else d]
+            else:
+                arrays += [empty, empty]
+        vals, dtc = read_planes(fr.path)
+    except CorruptDatabaseError as exc:
+        fr.checksum = str(exc)
+        return
+    h = Hasher(board)
+    T = h.tables
+    Ob = h.orbits(sizes)
+    slots = sample_slots(len(vals), sample)
+    nchunk = 256
+    bad = np.zeros(nchunk, np.int64)
+    first = np.zeros(nchunk, np.int64)
+    total_bad = 0
+    first_bad = -1
+    step = max(1 << 18, len(slots) // 20)
+    with rep.bar(total=len(slots), desc=f"verify {sub}", unit="pos") as bar:
+        for lo in range(0, len(slots), step):
+            part = slots[lo:lo + step]
+            check_placement(T, Ob, bool(header["flying"]), dm, sub.m, sub.o, sub.hm, sub.ho, part,
+                            vals, dtc, cinfo, *arrays, bad, first)
+            total_bad += int(bad.sum())
+            if first_bad < 0 and (first >= 0).any():
+                first_bad = int(first[first >= 0].min())
+            bar.update(len(part))
+    fr.positions = int(header["positions"])
+    fr.checked = fr.positions if len(slots) == len(vals) else int(len(slots))
     fr.mismatches = total_bad
     if first_bad >= 0:
         mover, opp, _ = h.unindex_py(sub, first_bad, h.anchor_reps(sub.o))

@@ -96,6 +96,62 @@ def test_verify_covers_placement_files(placed):
     assert report.ok
 
 
+def _tamper(path, change):
+    """Rewrite a database file with ``change(values, dtc)`` applied and a valid checksum."""
+    from morris.dbfile import TableFile, write_table
+    from morris.index import Hasher
+
+    with TableFile(path) as tf:
+        header = dict(tf.header)
+        vals, dtc = tf.values_all().copy(), tf.dtc_all().copy()
+    slot = change(vals, dtc)
+    v = get_variant("standard-4")
+    sub = Subspace.parse(header["subspace"])
+    write_table(path, header, vals, dtc, Hasher(v.board).anchor_reps(sub.o))
+    return slot
+
+
+@pytest.mark.parametrize("what", ["value", "distance"])
+def test_verify_catches_a_wrong_placement_value_with_a_valid_checksum(placed, tmp_path, what):
+    import shutil
+
+    from morris.dbfile import check_file
+
+    db = tmp_path / "db"
+    shutil.copytree(placed, db)
+    path = db / "standard" / "3-4+1+0.mtb"
+
+    def change(vals, dtc):
+        if what == "value":  # a won position made a draw
+            slot = int(np.flatnonzero(vals == 1)[0])
+            vals[slot], dtc[slot] = 0, 0
+        else:  # a win one ply slower than it is
+            slot = int(np.flatnonzero((vals == 1) & (dtc > 0))[0])
+            dtc[slot] += 1
+        return slot
+
+    slot = _tamper(str(path), change)
+    assert check_file(str(path)) is None  # the checksum alone cannot see it
+    report = verify(str(db))
+    bad = [f for f in report.files if not f.ok]
+    assert [f.subspace for f in bad] == ["3-4+1+0"]
+    assert bad[0].checksum == "ok" and bad[0].mismatches == 1
+    assert bad[0].first_mismatch.startswith(f"slot {slot}:")
+    result = CliRunner().invoke(cli, ["verify", "--db", str(db), "--quiet"])
+    assert result.exit_code == 1
+    assert "FAIL" in result.output and "3-4+1+0" in result.output and "1 of" in result.output
+
+
+def test_verify_samples_large_placement_files(placed, tmp_path):
+    report = verify(placed, sample=50)
+    files = {f.subspace: f for f in report.files}
+    big = files["3-4+1+0"]
+    assert big.positions > 50 and big.checked == 50 and big.ok
+    assert files["0-0+1+0"].checked == files["0-0+1+0"].positions == 1
+    out = CliRunner().invoke(cli, ["verify", "--db", placed, "--sample", "50", "--quiet"]).output
+    assert f"3-4+1+0.mtb: 50 positions (a fixed random sample of {big.positions:,})" in out
+
+
 def test_children_and_closure():
     kids = child_subspaces(Subspace(4, 3, 5, 5), dm=1)
     # a placement without removal: black (mover next) has 3, white 5, hands 5 and 4

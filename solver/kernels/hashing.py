@@ -34,7 +34,7 @@ def colex_rank(T, mask):
     c = 0
     for j in range(T.nb):
         v = (mask >> (8 * j)) & 255
-        r += T.colex[j, c, v]
+        r += np.int64(T.colex[j, c, v])
         c += T.popc8[v]
     return r
 
@@ -45,7 +45,7 @@ def compress(T, mask, free):
     off = 0
     for j in range(T.nb):
         f = (free >> (8 * j)) & 255
-        out |= T.pext8[f, (mask >> (8 * j)) & 255] << off
+        out |= np.int64(T.pext8[f, (mask >> (8 * j)) & 255]) << off
         off += T.popc8[f]
     return out
 
@@ -57,7 +57,7 @@ def expand(T, c, free):
     for j in range(T.nb):
         f = (free >> (8 * j)) & 255
         cnt = T.popc8[f]
-        out |= T.pdep8[f, (c >> off) & ((1 << cnt) - 1)] << (8 * j)
+        out |= np.int64(T.pdep8[f, (c >> off) & ((1 << cnt) - 1)]) << (8 * j)
         off += cnt
     return out
 

@@ -3,8 +3,24 @@
 Every placement adds a piece, so the placement phase has no cycles: a position's value is the
 best over its moves of the values of the positions they lead to, which lie in the next layer of
 placement (one more piece placed) or, after the last placement, in the movement phase. This one
-forward pass is the whole solve of a placement subspace; the verifier runs it again to check a
-file.
+forward pass is the whole solve of a placement subspace (the verifier recomputes files with
+separate code: kernels/verify.py).
+
+Order of the sweep (why it is fast). Slots are anchored on the opponent's mask (index.py), and
+the child of a placement is anchored on the *mover's* mask plus the placed point: walking the
+parents in slot order would read every child at a random place of a plane of up to 600 MB. The
+sweep walks the parents mover-major instead: for each orbit representative M of the mover's
+pieces, every opponent mask O on the points M leaves free. For a fixed M and placed point q the
+child's anchor M | q, and so its orbit, symmetry and block, are computed once; as O varies the
+children stay inside one block of C(n - m - 1, o - k) slots (a few kilobytes), which stays in
+cache. Each parent is written once, at its own slot (a random write instead of ~15 random reads).
+A position whose mover representative M has a nontrivial stabilizer is met more than once, and
+written each time with the same bytes; every used slot is met, because every position has an
+image whose mover mask is its orbit's representative.
+
+Results are packed into one byte, value | dtc << 2 (placement distances are at most the pieces
+left to place, far below 64), and placement child planes are read packed the same way: one load
+per child. Unused slots keep the UNUSED code the output was filled with.
 
 Distance (dtc) in the placement phase: plies to the next removal or to the end of placement,
 whichever comes first (a move that removes, or the last placement, counts 1).
@@ -15,87 +31,163 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, prange
 
-from ..codes import DRAW, LOSS, ONGOING, UNUSED, WIN
-from .bitboard import closed_mills, count_result, no_removal, removal_turns, switches
+from ..codes import DRAW, LOSS, ONGOING, WIN
+from .bitboard import closed_mills, count_result, removal_turns, switches
 from .bits import ctz, popcount
-from .hashing import index_one, unindex_one
-from .verify import BIG, minimax
+from .hashing import anchor, colex_rank, compress, expand, index_one, ranked, sym_image
 
 _NJ = dict(cache=True, nogil=True)
-
-
-@njit(inline="always", **_NJ)
-def _child(T, Ob, switched, M2, O2, cinfo, k, v0, d0, v1, d1, v2, d2):
-    """(value for the side to move there, dtc) of the child after a placement that removed
-    k pieces (``switched``: the other side moves there)."""
-    if switched:
-        cm, co, mover, opp = popcount(O2), popcount(M2), O2, M2
-    else:
-        cm, co, mover, opp = popcount(M2), popcount(O2), M2, O2
-    if cinfo[k, 2] == 1:  # both hands empty there: movement phase (or the game is over)
-        r = count_result(cm, co)
-        if r != ONGOING:
-            return np.int64(r), np.int64(0)
-    if k == 0:
-        vals, dts = v0, d0
-    elif k == 1:
-        vals, dts = v1, d1
-    else:
-        vals, dts = v2, d2
-    j = index_one(T, Ob, mover, opp)
-    return np.int64(vals[j]), (np.int64(dts[j]) if dts.shape[0] > 0 else np.int64(0))
+_BIG = 1 << 30
 
 
 @njit(parallel=True, **_NJ)
-def placement_eval(T, Ob, dm, m, o, hm, ho, lo, hi, out_vals, out_dtc,
-                   cinfo, v0, d0, v1, d1, v2, d2, nchunk):
-    """Evaluate slots [lo, hi) of placement subspace (m, o, hm, ho) into ``out_*[i - lo]``.
+def placement_sweep(T, Ob, dm, m, o, hm, ho, r_lo, r_hi, out, cinfo, c0, c1, c2, nchunk):
+    """Evaluate every position of placement subspace (m, o, hm, ho) whose mover mask is one of
+    the orbit representatives ``r_lo .. r_hi - 1`` of size m, into ``out[slot]`` as
+    ``value | dtc << 2``.
 
-    ``cinfo[k]`` describes the child subspace after a placement removing k pieces: (mover
-    count, opponent count, 1 if both hands are then empty); ``v_k``/``d_k`` its value and
-    distance planes (distances are needed only for placement children)."""
+    ``cinfo[k]``: (mover count, opponent count, 1 if both hands are then empty) of the child
+    after a placement removing k pieces; ``c_k`` its plane (a movement child: values; a
+    placement child: packed like ``out``)."""
+    n = T.n
     hand = hm - 1
     switched = switches(hand, ho)
-    span = hi - lo
+    n_opp = T.binom[n - m, o]
+    base = Ob.reps_off[m]
+    span = r_hi - r_lo
     for c in prange(nchunk):
-        a = lo + span * c // nchunk
-        b = lo + span * (c + 1) // nchunk
+        a = r_lo + span * c // nchunk
+        b = r_lo + span * (c + 1) // nchunk
         sets = np.empty((64, 3), dtype=np.int64)
-        for i in range(a, b):
-            M, O, used = unindex_one(T, Ob, m, o, i)
-            if not used:
-                out_vals[i - lo] = UNUSED
-                out_dtc[i - lo] = 0
-                continue
-            empty = T.full & ~(M | O)
-            best_win = BIG
-            worst_loss = -1
-            draw = False
-            moves = 0
-            e = empty
-            while e:
-                qb = e & -e
-                e ^= qb
-                moves += 1
+        q_closed = np.zeros(n, dtype=np.int64)
+        q_orbit = np.zeros(n, dtype=np.int64)
+        q_s = np.zeros(n, dtype=np.int64)
+        q_rep = np.zeros(n, dtype=np.int64)
+        q_stab = np.zeros(n, dtype=np.int64)
+        # bit[p, q]: where point p lands in the child's rank space after placing on q (the
+        # symmetry that canonicalises M | q, then compression onto the points it leaves free);
+        # img[q]: the opponent's mask so mapped, kept up to date as the mask changes
+        bit = np.zeros((n, n), dtype=np.int64)
+        img = np.zeros(n, dtype=np.int64)
+        blocks = np.zeros(3, dtype=np.int64)
+        for k in range(3):
+            if switched:
+                blocks[k] = T.binom[n - cinfo[k, 1], cinfo[k, 0]]
+        for ri in range(a, b):
+            M = Ob.reps[base + ri]
+            free = T.full & ~M
+            # what depends on the mover's mask and the placed point only
+            f = free
+            while f:
+                qb = f & -f
+                f ^= qb
+                q = ctz(qb)
                 M2 = M | qb
-                closed = closed_mills(T, M2, ctz(qb))
-                ns = removal_turns(T, dm, O, -1, 0, closed, sets, 0) if closed else no_removal(sets)
-                for si in range(ns):
-                    R = sets[si, 2]
-                    k = popcount(R)
-                    v, d = _child(T, Ob, switched, M2, O ^ R, cinfo, k, v0, d0, v1, d1, v2, d2)
-                    dd = 1 if (k > 0 or cinfo[k, 2] == 1) else d + 1
-                    if switched:
-                        mine = LOSS if v == WIN else (WIN if v == LOSS else v)
+                q_closed[q] = closed_mills(T, M2, q)
+                if switched:
+                    orb, s, rep, stab = anchor(T, Ob, m + 1, M2)
+                    q_orbit[q] = orb
+                    q_s[q] = s
+                    q_rep[q] = rep
+                    q_stab[q] = stab
+                    rfree = T.full & ~rep
+                    g = free ^ qb
+                    while g:
+                        pb = g & -g
+                        g ^= pb
+                        bit[ctz(pb), q] = compress(T, sym_image(T, s, pb), rfree)
+            for q in range(n):
+                img[q] = 0
+            prev = 0
+            x = (1 << o) - 1  # the opponent's mask compressed onto the free points (colex order)
+            for _ in range(n_opp):
+                O = expand(T, x, free)
+                if o > 0:  # next o-subset (Gosper's hack)
+                    low = x & -x
+                    rr = x + low
+                    x = (((rr ^ x) >> 2) // low) | rr
+                if switched:
+                    ch = prev ^ O
+                    while ch:
+                        pb = ch & -ch
+                        ch ^= pb
+                        p = ctz(pb)
+                        for q in range(n):
+                            img[q] ^= bit[p, q]
+                    prev = O
+                empty = free & ~O
+                best_win = _BIG
+                worst_loss = -1
+                draw = False
+                moves = 0
+                e = empty
+                while e:
+                    qb = e & -e
+                    e ^= qb
+                    q = ctz(qb)
+                    moves += 1
+                    M2 = M | qb
+                    closed = q_closed[q]
+                    if closed:
+                        ns = removal_turns(T, dm, O, -1, 0, closed, sets, 0)
                     else:
-                        mine = v
-                    if mine == WIN:
-                        if dd < best_win:
-                            best_win = dd
-                    elif mine == DRAW:
-                        draw = True
-                    elif dd > worst_loss:
-                        worst_loss = dd
-            ev, ed = minimax(moves, best_win, draw, worst_loss)
-            out_vals[i - lo] = ev
-            out_dtc[i - lo] = ed
+                        sets[0, 2] = 0
+                        ns = 1
+                    for si in range(ns):
+                        R = sets[si, 2]
+                        k = popcount(R)
+                        O2 = O ^ R
+                        moved = cinfo[k, 2] == 1
+                        # the child's value for its side to move, and its distance
+                        r = ONGOING
+                        if moved:
+                            if switched:
+                                r = count_result(o - k, m + 1)
+                            else:
+                                r = count_result(m + 1, o - k)
+                        if r != ONGOING:
+                            v = np.int64(r)
+                            d = np.int64(0)
+                        else:
+                            if not switched:
+                                j = index_one(T, Ob, M2, O2)
+                            elif q_stab[q] == 1:
+                                mapped = img[q]
+                                while R:
+                                    rb = R & -R
+                                    R ^= rb
+                                    mapped ^= bit[ctz(rb), q]
+                                j = q_orbit[q] * blocks[k] + colex_rank(T, mapped)
+                            else:
+                                j = q_orbit[q] * blocks[k] + ranked(
+                                    T, q_s[q], q_rep[q], q_stab[q], sym_image(T, q_s[q], O2))
+                            if k == 0:
+                                byte = np.int64(c0[j])
+                            elif k == 1:
+                                byte = np.int64(c1[j])
+                            else:
+                                byte = np.int64(c2[j])
+                            v = byte & 3
+                            d = byte >> 2
+                        dd = 1 if (k > 0 or moved) else d + 1
+                        if switched:
+                            if v == WIN:
+                                v = LOSS
+                            elif v == LOSS:
+                                v = WIN
+                        if v == WIN:
+                            if dd < best_win:
+                                best_win = dd
+                        elif v == DRAW:
+                            draw = True
+                        elif dd > worst_loss:
+                            worst_loss = dd
+                if moves == 0:
+                    res = LOSS
+                elif best_win < _BIG:
+                    res = WIN | (best_win << 2)
+                elif draw:
+                    res = DRAW
+                else:
+                    res = LOSS | (worst_loss << 2)
+                out[index_one(T, Ob, M, O)] = res

@@ -42,6 +42,8 @@ def build_tables(board) -> Tables:
     S = len(group)
     if S > 32:
         raise ValueError(f"board {board.name}: {S} symmetries; at most 32 are supported")
+    if comb(n, n // 2) >= 1 << 31:
+        raise ValueError(f"board {board.name}: {n} points; the rank tables hold at most 33")
     adj = np.array(board.adjacency, dtype=np.int64)
     mills = np.array(board.mill_masks, dtype=np.int64)
     maxk = max(1, max(len(pm) for pm in board.point_mills))
@@ -60,7 +62,7 @@ def build_tables(board) -> Tables:
         for b in range(34):
             binom[a, b] = comb(a, b)
     popc8 = np.array([bin(v).count("1") for v in range(256)], dtype=np.int64)
-    colex = np.zeros((nb, n + 1, 256), dtype=np.int64)
+    colex = np.zeros((nb, n + 1, 256), dtype=np.int32)  # small tables stay in cache
     for j in range(nb):
         for c in range(n + 1):
             for v in range(256):
@@ -70,8 +72,8 @@ def build_tables(board) -> Tables:
                         r += comb(8 * j + b, c + t + 1)
                         t += 1
                 colex[j, c, v] = r
-    pext8 = np.zeros((256, 256), dtype=np.int64)
-    pdep8 = np.zeros((256, 256), dtype=np.int64)
+    pext8 = np.zeros((256, 256), dtype=np.uint8)
+    pdep8 = np.zeros((256, 256), dtype=np.uint8)
     for f in range(256):
         positions = [b for b in range(8) if f >> b & 1]
         for v in range(256):

@@ -12,12 +12,12 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, prange
 
-from .bitboard import closed_mills, removable
-from .bits import ctz
-from .hashing import anchor, ranked, sym_image, unindex_one
+from ..codes import DRAW, LOSS, ONGOING, WIN
+from .bitboard import apply_turn, closed_mills, count_result, gen_turns, removable
+from .bits import ctz, popcount
+from .hashing import anchor, index_one, ranked, sym_image, unindex_one
 
 _NJ = dict(cache=True, nogil=True)
-from ..codes import DRAW, LOSS, WIN
 BIG = 1 << 30
 
 
@@ -97,6 +97,78 @@ def check_movement(T, Ob, flying, m, o, vals, dtc, sib_vals, sib_dtc, child_vals
             ev, ed = minimax(moves, best_win, draw, worst_loss)
             sv = vals[i]
             ok = sv == ev and (ev == DRAW or np.int64(dtc[i]) == ed)
+            if not ok:
+                nbad += 1
+                if first < 0:
+                    first = i
+        bad_count[c] = nbad
+        bad_first[c] = first
+
+
+@njit(parallel=True, **_NJ)
+def check_placement(T, Ob, flying, dm, m, o, hm, ho, slots, vals, dtc, cinfo, v0, d0, v1, d1, v2, d2,
+                    bad_count, bad_first):
+    """Check the placement slots ``slots`` of subspace (m, o, hm, ho) the plain way, in slot
+    order, sharing nothing with the sweep's evaluation (kernels/placement.py): the generic turn
+    generator, each child made by ``apply_turn``, its slot by ``index_one``, its value and
+    distance read from unpacked planes (``v_k``/``d_k``: the child after a turn removing k
+    pieces; ``cinfo[k]`` = its (mover, opponent, mover's hand, opponent's hand) as seen there).
+    A child whose counts are not ``cinfo[k]`` counts as a mismatch."""
+    nchunk = bad_count.shape[0]
+    span = slots.shape[0]
+    for c in prange(nchunk):
+        a = span * c // nchunk
+        b = span * (c + 1) // nchunk
+        turns = np.empty((1024, 3), dtype=np.int64)
+        nbad = 0
+        first = -1
+        for t in range(a, b):
+            i = slots[t]
+            M, O, used = unindex_one(T, Ob, m, o, i)
+            if not used:
+                continue
+            nt = gen_turns(T, flying, dm, M, O, hm, ho, turns)
+            best_win = BIG
+            worst_loss = -1
+            draw = False
+            sound = True
+            for u in range(nt):
+                removed = turns[u, 2]
+                M2, O2, mh2, oh2, sw = apply_turn(M, O, hm, ho, turns[u, 0], turns[u, 1], removed)
+                k = popcount(removed)
+                pm = popcount(M2)
+                po = popcount(O2)
+                moved = mh2 == 0 and oh2 == 0
+                r = count_result(pm, po) if moved else ONGOING
+                if r != ONGOING:
+                    v = np.int64(r)
+                    d = np.int64(0)
+                else:
+                    if cinfo[k, 0] != pm or cinfo[k, 1] != po or cinfo[k, 2] != mh2 or cinfo[k, 3] != oh2:
+                        sound = False
+                        break
+                    j = index_one(T, Ob, M2, O2)
+                    if k == 0:
+                        v = np.int64(v0[j])
+                        d = np.int64(d0[j]) if d0.shape[0] else np.int64(0)
+                    elif k == 1:
+                        v = np.int64(v1[j])
+                        d = np.int64(d1[j]) if d1.shape[0] else np.int64(0)
+                    else:
+                        v = np.int64(v2[j])
+                        d = np.int64(d2[j]) if d2.shape[0] else np.int64(0)
+                dist = 1 if (k > 0 or moved) else d + 1
+                if sw:  # the child's value is the other side's
+                    v = LOSS if v == WIN else (WIN if v == LOSS else v)
+                if v == WIN:
+                    best_win = min(best_win, dist)
+                elif v == DRAW:
+                    draw = True
+                else:
+                    worst_loss = max(worst_loss, dist)
+            ev, ed = minimax(nt, best_win, draw, worst_loss)
+            sv = vals[i]
+            ok = sound and sv == ev and (ev == DRAW or np.int64(dtc[i]) == ed)
             if not ok:
                 nbad += 1
                 if first < 0:

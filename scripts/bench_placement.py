@@ -1,0 +1,64 @@
+"""Time the placement sweep kernel alone on given subspaces (children loaded first, untimed).
+
+    python3 scripts/bench_placement.py --db tb 5-5+1+0 6-6+1+1 [--runs 3] [--threads 2]
+
+Needs the children's files in --db (solve the subspaces once first). Prints, per subspace, the
+median sweep time of --runs runs and positions per second per thread (positions: the Burnside
+count of the subspace, as in the file header). Works with the version of the package installed
+(run it from an older install to measure "before").
+"""
+
+import argparse
+import statistics
+import time
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--db", required=True)
+    ap.add_argument("--variant", default="standard")
+    ap.add_argument("--runs", type=int, default=3)
+    ap.add_argument("--threads", type=int, default=None)
+    ap.add_argument("subspaces", nargs="+")
+    args = ap.parse_args()
+
+    import numba
+
+    from morris import placement
+    from morris.dbfile import read_planes, table_path
+    from morris.index import Hasher, count_positions
+    from morris.subspaces import Subspace, placement_inputs
+    from morris.variants import get_variant
+
+    if args.threads:
+        numba.set_num_threads(args.threads)
+    threads = numba.get_num_threads()
+    v = get_variant(args.variant)
+    hasher = Hasher(v.board)
+    total_pos = total_s = 0.0
+    for name in args.subspaces:
+        sub = Subspace.parse(name)
+        if hasattr(placement, "load_children"):
+            planes = placement.load_children(args.db, v, sub)
+        else:  # before the packed planes
+            planes = {c: read_planes(table_path(args.db, v, c), with_dtc=c.placement)
+                      for c in placement_inputs(sub, v.rules.double_mill_removes)}
+        placement.evaluate(v, sub, planes, hasher)  # compile and warm
+        times = []
+        for _ in range(args.runs):
+            t = time.perf_counter()
+            placement.evaluate(v, sub, planes, hasher)
+            times.append(time.perf_counter() - t)
+        med = statistics.median(times)
+        pos = count_positions(v.board, sub.m, sub.o)
+        total_pos += pos
+        total_s += med
+        print(f"{name}: {pos:,} positions, median {med:.2f} s of {args.runs} "
+              f"({', '.join(f'{x:.2f}' for x in times)}), "
+              f"{pos / med / 1e6 / threads:.2f} M positions/s/thread ({threads} threads)")
+    print(f"all: {total_pos:,.0f} positions in {total_s:.2f} s: "
+          f"{total_pos / total_s / 1e6 / threads:.2f} M positions/s/thread ({threads} threads)")
+
+
+if __name__ == "__main__":
+    main()
