@@ -64,20 +64,31 @@ def make_variant(kw: dict):
 #: --db for the commands that read an existing database directory
 db_option = click.option("--db", required=True, type=click.Path(exists=True, file_okay=False),
                          help="Database directory.")
-#: --search for the commands that play (bestmove, play, engine)
+#: --db for the lookups: optional, the shipped data and the search come after it
+lookup_db_option = click.option(
+    "--db", type=click.Path(exists=True, file_okay=False), default=None,
+    help="Database directory (looked in first; then the shipped data, then search).")
+#: --search for the lookups
 search_option = click.option(
     "--search", "use_search", is_flag=True,
-    help="Value placement positions without databases by alpha-beta search (needs the movement databases).",
+    help="Value every placement position by exact search over the movement databases, even "
+         "where a placement database holds it (without it, search only where none does).",
 )
 
 
-def make_search(db, variant, wanted):
-    """A placement search over the movement databases in ``db`` when asked for, else None."""
-    if not wanted:
-        return None
-    from morris.search import PlacementSearch
+def open_lookup(db, use_search=False):
+    """The tablebase of a lookup command: ``db``, then the shipped data, then search."""
+    from morris.tablebase import open_tablebase
 
-    return PlacementSearch(db, variant)
+    return open_tablebase(db, search="always" if use_search else "auto")
+
+
+def say_search(analysis):
+    """The one line that says a search was needed, and how long it took (on stderr)."""
+    if analysis is not None and analysis.source == "search":
+        why = f"no database holds {analysis.missing}" if analysis.missing else "--search"
+        click.echo(f"search: {why}; valued by exact search over the movement databases in "
+                   f"{analysis.search_seconds:.2f} s", err=True)
 
 
 @click.group(cls=MorrisGroup, context_settings={"help_option_names": ["-h", "--help"]})
@@ -257,6 +268,10 @@ def solve(subspace_names, out, phase, max_pieces, jobs, dask_address, show_plan,
         click.echo("  " + " -> ".join(j.name for j in p.critical))
         click.echo(f"no number of machines can finish sooner than the critical path: at most "
                    f"{p.total / max(1, p.critical_weight):.2f}x the speed of one machine of the same kind")
+        secs, size = schedule.estimate(variant, p.jobs)
+        click.echo(f"estimate: about {schedule.human_time(secs)} on 2 cores and "
+                   f"{schedule.human_bytes(size)} of files (rates measured on the standard board, "
+                   f"docs/benchmarks.md; complete files are kept, so a rerun does less)")
         return
     reporter = Reporter(quiet=quiet)
     kwargs, close = schedule.executor_options(variant, reporter, jobs, dask_address)
@@ -306,20 +321,23 @@ def _read_positions(args):
 
 @cli.command()
 @click.argument("positions", nargs=-1, required=True)
-@db_option
+@lookup_db_option
 @click.option("--json", "as_json", is_flag=True, help="One JSON object per position per line.")
+@search_option
 @variant_options
-def query(positions, db, as_json, **kw):
-    """Value and distance of each POSITION and of every legal move ('-' reads stdin)."""
-    from morris.tablebase import open_tablebase
+def query(positions, db, as_json, use_search, **kw):
+    """Value and distance of each POSITION and of every legal move ('-' reads stdin).
 
+    Looked up in --db, then in the shipped data (the opening book of the standard game, Six
+    Men's Morris), then valued by exact search where only the movement databases are there."""
     variant = make_variant(kw)
     failed = 0
-    with open_tablebase(db) as tb:
+    with open_lookup(db, use_search) as tb:
         for text in _read_positions(positions):
             try:
                 pos = Position.parse(text, variant)
                 a = tb.analyze(pos)
+                say_search(a)
             except MorrisError as exc:
                 failed += 1
                 if as_json:
@@ -422,7 +440,7 @@ def verify(db, checksums_only, sample, quiet):
 
 @cli.command()
 @click.argument("position")
-@db_option
+@lookup_db_option
 @click.option("--json", "as_json", is_flag=True, help="One JSON object.")
 @click.option("--seed", type=int, default=None, help="Seed for breaking ties between equal moves (default: random each run).")
 @search_option
@@ -430,12 +448,12 @@ def verify(db, checksums_only, sample, quiet):
 def bestmove(position, db, as_json, seed, use_search, **kw):
     """The perfect player's move in POSITION, with its value and distance."""
     from morris.bot import PerfectPlayer, bestmove_json
-    from morris.tablebase import open_tablebase
 
     variant = make_variant(kw)
     pos = Position.parse(position, variant)
-    with open_tablebase(db) as tb:
-        choice = PerfectPlayer(tb, seed, make_search(db, variant, use_search)).choose(pos)
+    with open_lookup(db, use_search) as tb:
+        choice = PerfectPlayer(tb, seed).choose(pos)
+        say_search(choice.analysis if choice else None)
     if as_json:
         click.echo(json.dumps(bestmove_json(choice, position)))
     elif choice is None:
@@ -447,7 +465,7 @@ def bestmove(position, db, as_json, seed, use_search, **kw):
 
 @cli.command()
 @click.argument("position", required=False, default="start")
-@db_option
+@lookup_db_option
 @click.option("--as", "side", type=click.Choice(["white", "black"]), default="white", show_default=True,
               help="The side you play.")
 @click.option("--seed", type=int, default=None, help="Seed for the bot's tie-breaks (default: random each run).")
@@ -461,7 +479,6 @@ def play(position, db, side, seed, use_search, **kw):
     from morris.bot import PerfectPlayer
     from morris.game import Game
     from morris.position import WHITE
-    from morris.tablebase import open_tablebase
 
     variant = make_variant(kw)
     game = Game(Position.parse(position, variant))
@@ -469,8 +486,8 @@ def play(position, db, side, seed, use_search, **kw):
     click.echo(f"you play {side} ({'O' if human == WHITE else '@'} on the board); the bot plays "
                f"{('white', 'black')[1 - human]}. Type 'moves' for the legal moves, 'quit' to stop.")
     try:
-        with open_tablebase(db) as tb:
-            bot = PerfectPlayer(tb, seed, make_search(db, variant, use_search))
+        with open_lookup(db, use_search) as tb:
+            bot = PerfectPlayer(tb, seed)
             while game.result is None:
                 pos = game.position
                 click.echo(pos.diagram())
@@ -504,6 +521,7 @@ def play(position, db, side, seed, use_search, **kw):
                         click.echo(f"{type(exc).__name__}: {exc}")
                         click.echo("the bot cannot go on from here")
                         return
+                    say_search(choice.analysis)
                     dist = "" if choice.dtc is None else f" in {choice.dtc}"
                     click.echo(f"bot plays {choice.move} ({choice.value}{dist} for the bot)")
                     game.push(choice.move)
@@ -526,7 +544,7 @@ def engine(db, use_search, **kw):
 
 
 @cli.command()
-@db_option
+@lookup_db_option
 @click.option("--host", default="127.0.0.1", show_default=True, help="Address to listen on (0.0.0.0 exposes it).")
 @click.option("--port", default=8080, show_default=True, type=click.IntRange(0, 65535))
 @click.option("--quiet", is_flag=True, help="Do not log requests.")
@@ -536,7 +554,7 @@ def serve(db, host, port, quiet):
     from morris.server import serve as run
 
     def ready(url):
-        click.echo(f"serving {db}: explorer at {url}, API at {url}api/probe?position=... (Ctrl-C stops)", err=True)
+        click.echo(f"serving {db or 'the shipped data'}: explorer at {url}, API at {url}api/probe?position=... (Ctrl-C stops)", err=True)
 
     try:
         run(db, host, port, quiet=quiet, ready=ready)

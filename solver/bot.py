@@ -12,13 +12,13 @@ Rules, in order (``PerfectPlayer.choose``):
   go wrong), then the fewest drawing replies.
 
 Remaining ties are broken by a random generator seeded with ``seed``, over the moves in token
-order, so the same seed replays the same game. Outside the databases the player raises
-:class:`OutsideDatabaseError`; it never guesses.
+order, so the same seed replays the same game. Outside everything the tablebase can answer the
+player raises :class:`OutsideDatabaseError`; it never guesses.
 
-With ``search`` (a :class:`morris.search.PlacementSearch`), placement positions that no
-database covers are valued by exact alpha-beta search down to the movement databases instead:
-values without distances, so among equal moves the seed decides (drawn positions too: counting
-the opponent's losing replies would need a search per reply).
+Placement positions that no database holds are valued by the tablebase's exact alpha-beta search
+down to the movement databases (tablebase.py): values without distances, so among equal moves
+the seed decides (drawn positions too: counting the opponent's losing replies would need a
+search per reply). Placement is finite, so keeping the value move by move keeps a win.
 """
 
 from __future__ import annotations
@@ -60,32 +60,15 @@ def bestmove_json(choice: Choice | None, position: str) -> dict:
 
 
 class PerfectPlayer:
-    def __init__(self, tablebase: Tablebase, seed: int | None = None, search=None):
+    def __init__(self, tablebase: Tablebase, seed: int | None = None):
         self.tb = tablebase
         self.rng = random.Random(seed)
-        self.search = search
 
     def analyze(self, pos: Position) -> Analysis:
         try:
             return self.tb.analyze(pos)
         except MissingSubspaceError as exc:
-            if self.search is not None and pos.in_placement:
-                return self._searched(pos)
             raise OutsideDatabaseError(f"{pos.to_compact()} is outside the databases: {exc}") from None
-
-    def _searched(self, pos: Position) -> Analysis:
-        """Move values by alpha-beta search (no distances)."""
-        names = {1: "win", 0: "draw", -1: "loss"}
-        infos = []
-        for turn in pos.legal_turns():
-            child = pos.play_turn(turn)
-            v = self.search.value(child)
-            v = v if child.turn == pos.turn else -v
-            infos.append(MoveInfo(pos.move_of_turn(turn), names[v], None))
-        order = {"win": 0, "draw": 1, "loss": 2}
-        infos.sort(key=lambda m: (order[m.value], str(m.move)))
-        value = infos[0].value if infos else "loss"
-        return Analysis(pos, value, None if infos else 0, infos, source="search")
 
     def choose(self, pos: Position) -> Choice | None:
         """The move to play, or ``None`` when the game is over."""

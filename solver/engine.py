@@ -52,15 +52,8 @@ class Engine:
     def _player(self):
         if self.player is None:
             if self.tb is None:
-                if not self.db:
-                    raise MorrisError("no database: start with --db DIR or setoption name DatabasePath value DIR")
-                self.tb = open_tablebase(self.db)
-            search = None
-            if self.use_search:
-                from .search import PlacementSearch
-
-                search = PlacementSearch(self.db, self.variant)
-            self.player = PerfectPlayer(self.tb, self.seed, search)
+                self.tb = open_tablebase(self.db or None, search="always" if self.use_search else "auto")
+            self.player = PerfectPlayer(self.tb, self.seed)
         return self.player
 
     # ------------------------------------------------------------------ commands

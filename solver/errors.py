@@ -26,7 +26,12 @@ class VariantMismatchError(MorrisError, ValueError):
 
 
 class MissingSubspaceError(MorrisError, KeyError):
-    """The database file of a subspace is not there (a ``KeyError``, like a missing table)."""
+    """The database file of a subspace is not there (a ``KeyError``, like a missing table).
+    ``subspace``: the name of the missing subspace, when known."""
+
+    def __init__(self, *args, subspace: str | None = None):
+        super().__init__(*args)
+        self.subspace = subspace
 
     def __str__(self):  # KeyError quotes its argument; keep the message readable
         return str(self.args[0]) if self.args else "missing subspace"

@@ -15,6 +15,7 @@ import time
 from dataclasses import dataclass, field
 
 from .dbfile import remove_stale_temporaries, ruleset_dir
+from .errors import MorrisError
 from .jobs import Job, MovementPair, PlacementSubspace, job_for
 from .progress import Reporter
 from .subspaces import (Subspace, check_movement, check_placement, movement_subspaces,
@@ -58,6 +59,65 @@ def plan(variant, targets=None, max_pieces=None) -> list[Subspace]:
     """Movement pairs (top subspaces) to solve for the targets, every pair after those it needs."""
     jobs, _ = job_graph(variant, targets, max_pieces)
     return [j.sub for j in jobs if isinstance(j, MovementPair)]
+
+
+#: Measured on the standard board with 2 cores (docs/benchmarks.md): positions solved per second
+#: per core, and bytes of database file per position, by phase. Only for estimates.
+RATES = {"movement": (2.0e6, 2.05 / 8), "placement": (2.5e6, 1.80 / 8)}
+
+
+def estimate(variant, jobs, cores: int = 2) -> tuple[float, float]:
+    """(seconds on ``cores`` cores, bytes of files) that ``jobs`` take, from :data:`RATES`."""
+    secs = size = 0.0
+    for j in jobs:
+        rate, per_position = RATES["placement" if isinstance(j, PlacementSubspace) else "movement"]
+        w = j.weight(variant)
+        secs += w / (rate * cores)
+        size += w * per_position
+    return secs, size
+
+
+def human_time(seconds: float) -> str:
+    if seconds < 90:
+        return f"{max(1, round(seconds))} s"
+    if seconds < 5400:
+        return f"{round(seconds / 60)} min"
+    return f"{seconds / 3600:.1f} h"
+
+
+def human_bytes(size: float) -> str:
+    for unit, scale in (("GB", 1e9), ("MB", 1e6), ("kB", 1e3)):
+        if size >= scale:
+            return f"{size / scale:.1f} {unit}"
+    return f"{round(size)} bytes"
+
+
+_HINTS: dict = {}
+
+
+def solve_hint(variant, sub: Subspace, out) -> str:
+    """What to solve for ``sub``, and what it costs (from :func:`estimate`); for a placement
+    subspace also the cheaper route: the movement phase, then search."""
+    key = (variant, sub, str(out))
+    if key in _HINTS:
+        return _HINTS[key]
+    flags = variant.cli_flags()
+    flags = f" {flags}" if flags else ""
+    try:
+        jobs, _ = job_graph(variant, [sub])
+    except (ValueError, MorrisError) as exc:
+        return f"({exc})"
+    secs, size = estimate(variant, jobs)
+    text = (f"solve it with: morris solve --out {out}{flags} {sub} ({len(jobs)} jobs: about "
+            f"{human_time(secs)} on 2 cores and {human_bytes(size)} of files)")
+    if sub.placement:
+        mjobs, _ = job_graph(variant)
+        msecs, msize = estimate(variant, mjobs)
+        text += (f"; or solve the movement phase (morris solve --out {out}{flags}: about "
+                 f"{human_time(msecs)}, {human_bytes(msize)}) and placement positions are valued "
+                 f"by exact search")
+    _HINTS[key] = text
+    return text
 
 
 @dataclass

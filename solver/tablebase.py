@@ -24,7 +24,18 @@ end of placement, whichever comes first (see placement.py).
 
 Directory layout: ``DIR/<ruleset>/<subspace>.mtb``, where the ruleset names the board and rule
 options (``standard``, ``six-nofly``, ...). ``open_tablebase`` takes ``DIR`` (or a ruleset
-directory itself). The rules come from the file headers: probing a position of other rules is
+directory itself, or a list of them, or nothing).
+
+Where a position is looked up, in order:
+
+1. the directories given, in their order;
+2. the data shipped with the package (``morris.shipped``: Six Men's Morris whole, the standard
+   game's opening book), unless ``shipped=False``;
+3. for a placement position that no file holds: exact alpha-beta search over the movement
+   databases of one of those directories (``search="auto"``, the default; ``"always"`` searches
+   every placement position, ``"never"`` raises instead). A searched value has no distance
+   (``dtc`` None), and the :class:`Analysis` says so (``source == "search"``, with the time
+   the search took and the subspace no file held). The rules come from the file headers: probing a position of other rules is
 a :class:`VariantMismatchError`, a missing file a :class:`MissingSubspaceError` (a ``KeyError``)
 and a damaged one a :class:`CorruptDatabaseError`.
 
@@ -37,6 +48,7 @@ from __future__ import annotations
 
 import os
 import threading
+import time
 from dataclasses import dataclass, field
 from typing import NamedTuple
 
@@ -77,7 +89,9 @@ class Analysis:
     value: str
     dtc: int | None
     moves: list = field(default_factory=list)
-    source: str = "database"  # or "search": values by alpha-beta, no distances
+    source: str = "database"  # or "search": some values by alpha-beta, without distances
+    search_seconds: float = 0.0  # time spent searching for this analysis
+    missing: str | None = None  # the subspace no file held, when a search was needed
 
     def to_json(self, notation: str = "compact"):
         pos = self.position.to_fen() if notation == "fen" else self.position.to_compact()
@@ -99,15 +113,38 @@ def move_order_key(info: MoveInfo):
 
 
 class Tablebase:
-    """Databases under a directory; see the module docstring."""
+    """Databases under one or more directories, then the shipped data, then search; see the
+    module docstring."""
 
-    def __init__(self, path):
-        self.path = os.fspath(path)
-        if not os.path.isdir(self.path):
-            raise MissingSubspaceError(f"{self.path}: no such database directory")
+    SEARCH_MODES = ("auto", "always", "never")
+
+    def __init__(self, path=None, *, shipped: bool = True, search: str = "auto"):
+        if path is None:
+            given = []
+        elif isinstance(path, (str, os.PathLike)):
+            given = [os.fspath(path)]
+        else:
+            given = [os.fspath(p) for p in path]
+        for p in given:
+            if not os.path.isdir(p):
+                raise MissingSubspaceError(f"{p}: no such database directory")
+        if search not in self.SEARCH_MODES:
+            raise ValueError(f"search must be one of {self.SEARCH_MODES}, not {search!r}")
+        self.given = given
+        self.path = given[0] if given else None
+        self.paths = list(given)
+        if shipped:
+            from .shipped import data_dir
+
+            d = data_dir()
+            if d is not None and all(os.path.realpath(d) != os.path.realpath(p) for p in given):
+                self.paths.append(d)
+        self.search_mode = search
         self._files = {}
         self._hashers = {}
+        self._searches = {}
         self._lock = threading.Lock()
+        self._search_lock = threading.Lock()
 
     def close(self):
         with self._lock:
@@ -122,13 +159,33 @@ class Tablebase:
         self.close()
 
     # ------------------------------------------------------------------ files
+    def directories(self, variant) -> list[str]:
+        """The ruleset directories looked in for ``variant``, in order."""
+        out = []
+        for p in self.paths:
+            sub = os.path.join(p, variant.ruleset_id)
+            if os.path.isdir(sub):
+                out.append(sub)
+            elif os.path.basename(os.path.normpath(p)) == variant.ruleset_id:
+                out.append(p)
+        return out
+
     def directory(self, variant) -> str:
-        sub = os.path.join(self.path, variant.ruleset_id)
-        if os.path.isdir(sub):
-            return sub
-        if os.path.basename(os.path.normpath(self.path)) == variant.ruleset_id:
-            return self.path
-        return sub
+        """Where the first directory given holds (or would hold) ``variant``'s files."""
+        dirs = self.directories(variant)
+        if dirs:
+            return dirs[0]
+        return os.path.join(self.path or ".", variant.ruleset_id)
+
+    def _missing(self, variant, sub: Subspace) -> MissingSubspaceError:
+        from .schedule import solve_hint
+
+        where = " or ".join(self.paths) if self.paths else "no database directory"
+        return MissingSubspaceError(
+            f"no database for subspace {sub} of ruleset {variant.ruleset_id} (looked in {where}); "
+            + solve_hint(variant, sub, self.path or "DB"),
+            subspace=sub.name,
+        )
 
     def table(self, variant, sub: Subspace) -> TableFile:
         key = (variant.ruleset_id, sub.m, sub.o, sub.hm, sub.ho)
@@ -140,15 +197,13 @@ class Tablebase:
             tf = self._files.get(key)
             if tf is not None:
                 return tf
-            path = os.path.join(self.directory(variant), sub.name + SUFFIX)
-            try:
-                tf = TableFile(path)
-            except FileNotFoundError:
-                raise MissingSubspaceError(
-                    f"no database for subspace {sub} of ruleset {variant.ruleset_id} "
-                    f"({path} is missing; solve it with: morris solve --out {self.path} "
-                    f"{variant.cli_flags()} {sub})"
-                ) from None
+            for d in self.directories(variant):
+                path = os.path.join(d, sub.name + SUFFIX)
+                if os.path.exists(path):
+                    break
+            else:
+                raise self._missing(variant, sub)
+            tf = TableFile(path)
             want = ruleset_fields(variant)
             got = {k: tf.header.get(k) for k in want}
             if got != want:
@@ -198,23 +253,44 @@ class Tablebase:
                 return None, "loss"
             raise
 
-    def probe(self, position: Position) -> ProbeResult:
-        """Value and distance of ``position`` (see the table in the module docstring)."""
+    def _db_probe(self, position: Position) -> ProbeResult:
         tf, i = self._slot_or_end(position)
         if tf is None:
             return ProbeResult(i, 0)
         code, dtc = tf.value_dtc(i)
         return ProbeResult(VALUE_NAMES[code], dtc)
 
+    def _searching(self, position: Position) -> bool:
+        return self.search_mode == "always" and position.in_placement
+
+    def probe(self, position: Position) -> ProbeResult:
+        """Value and distance of ``position`` (see the table in the module docstring); a value
+        found by search has ``dtc`` None."""
+        if self._searching(position):
+            return ProbeResult(self._search_value(position), None)
+        try:
+            return self._db_probe(position)
+        except MissingSubspaceError as exc:
+            if not self._may_search(position, exc):
+                raise
+            return ProbeResult(self._search_value(position), None)
+
     def probe_wdl(self, position: Position) -> str:
         """Only the value; reads no distance block."""
-        tf, i = self._slot_or_end(position)
+        if self._searching(position):
+            return self._search_value(position)
+        try:
+            tf, i = self._slot_or_end(position)
+        except MissingSubspaceError as exc:
+            if not self._may_search(position, exc):
+                raise
+            return self._search_value(position)
         if tf is None:
             return i
         return VALUE_NAMES[tf.value(i)]
 
     def get(self, position: Position, default=None):
-        """``probe`` that returns ``default`` where no database covers the position."""
+        """``probe`` that returns ``default`` where nothing covers the position."""
         try:
             return self.probe(position)
         except MissingSubspaceError:
@@ -230,14 +306,37 @@ class Tablebase:
         return out
 
     def analyze(self, position: Position) -> Analysis:
-        """The position's value and every legal move's value and distance, best first."""
-        me = self.probe(position)
+        """The position's value and every legal move's value and distance, best first. Where a
+        search was needed (``source == "search"``) the searched moves have no distance."""
+        t0 = time.perf_counter()
+        searched = 0.0
+        missing = None
+        me = None
+        if not self._searching(position):
+            try:
+                me = self._db_probe(position)
+            except MissingSubspaceError as exc:
+                if not self._may_search(position, exc):
+                    raise
+                missing = exc.subspace
         infos = []
         for turn in position.legal_turns():
             move = position.move_of_turn(turn)
             child = position.play_turn(turn)
-            r = self.probe(child)
             same_side = child.turn == position.turn
+            try:
+                if self._searching(child):
+                    raise MissingSubspaceError("searching every placement position")
+                r = self._db_probe(child)
+            except MissingSubspaceError as exc:
+                if not (self._searching(child) or self._may_search(child, exc)):
+                    raise
+                missing = missing or exc.subspace
+                t = time.perf_counter()
+                v = self._search_value(child)
+                searched += time.perf_counter() - t
+                infos.append(MoveInfo(move, v if same_side else _NEGATE[v], None))
+                continue
             value = r.value if same_side else _NEGATE[r.value]
             if value == "draw":
                 dtc = None
@@ -246,10 +345,64 @@ class Tablebase:
             else:
                 dtc = r.dtc + 1
             infos.append(MoveInfo(move, value, dtc))
-        infos.sort(key=move_order_key)
-        return Analysis(position, me.value, me.dtc, infos)
+        search = any(m.dtc is None and m.value != "draw" for m in infos) or (
+            me is None and bool(infos))
+        if search:
+            infos.sort(key=lambda m: ({"win": 0, "draw": 1, "loss": 2}[m.value], str(m.move)))
+        else:
+            infos.sort(key=move_order_key)
+        if me is None:  # the best of the moves
+            me = ProbeResult(infos[0].value, None) if infos else ProbeResult("loss", 0)
+        if search and searched == 0.0:
+            searched = time.perf_counter() - t0
+        return Analysis(position, me.value, me.dtc, infos,
+                        source="search" if search else "database",
+                        search_seconds=searched if search else 0.0,
+                        missing=missing if search else None)
+
+    # ------------------------------------------------------------------ search
+    def _may_search(self, position: Position, exc: MissingSubspaceError) -> bool:
+        """Whether a lookup that found no file may fall back on search (a placement position,
+        search allowed, and movement databases to search over)."""
+        if self.search_mode == "never" or not position.in_placement:
+            return False
+        return self.search_for(position.variant) is not None
+
+    def search_for(self, variant):
+        """The placement search of ``variant`` over the first directory holding all its movement
+        databases (loaded once; None when no directory holds them)."""
+        key = variant.ruleset_id
+        if key in self._searches:
+            return self._searches[key]
+        with self._search_lock:
+            if key in self._searches:
+                return self._searches[key]
+            from .search import PlacementSearch
+            from .subspaces import movement_subspaces
+
+            found = None
+            if not variant.rules.no_removal_limit:
+                subs = movement_subspaces(variant)
+                for d in self.directories(variant):
+                    if all(os.path.exists(os.path.join(d, s.name + SUFFIX)) for s in subs):
+                        found = PlacementSearch(os.path.dirname(d), variant)
+                        break
+            self._searches[key] = found
+            return found
+
+    def _search_value(self, position: Position) -> str:
+        s = self.search_for(position.variant)
+        if s is None:
+            from .subspaces import Subspace as _S
+
+            sub = _S(position.mover.bit_count(), position.opponent.bit_count(),
+                     position.mover_hand, position.opponent_hand)
+            raise self._missing(position.variant, sub)
+        with self._search_lock:
+            return {1: "win", 0: "draw", -1: "loss"}[s.value(position)]
 
 
-def open_tablebase(path) -> Tablebase:
-    """Open the databases under ``path`` (a context manager)."""
-    return Tablebase(path)
+def open_tablebase(path=None, *, shipped: bool = True, search: str = "auto") -> Tablebase:
+    """Open the databases under ``path`` (a directory, a list of them, or None), then the
+    shipped data, then search (see the module docstring). A context manager."""
+    return Tablebase(path, shipped=shipped, search=search)

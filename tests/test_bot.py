@@ -115,21 +115,24 @@ def test_outside_the_databases_it_says_so(solved):
 
 
 def test_search_fallback_plays_placement_without_databases(placed, tmp_path):
-    """With only the movement files, the player values standard-3 placement by search; its
-    choices agree with the placement databases, and self-play keeps the start's value."""
+    """With only the movement files, the player values standard-3 placement by search (by
+    itself: the tablebase falls back on it); its choices agree with the placement databases,
+    and self-play keeps the start's value. Without search it refuses."""
     import shutil
-
-    from morris.search import PlacementSearch
 
     (tmp_path / "standard").mkdir()
     shutil.copy(os.path.join(placed, "standard", "3-3.mtb"), tmp_path / "standard")
     v = get_variant("standard-3")
     start = Position.start(v)
-    with open_tablebase(placed) as full, open_tablebase(tmp_path) as movement_only:
+    with open_tablebase(placed) as full, open_tablebase(tmp_path, shipped=False) as movement_only, \
+            open_tablebase(tmp_path, shipped=False, search="never") as no_search:
         truth = full.probe_wdl(start)
-        bot = PerfectPlayer(movement_only, seed=2, search=PlacementSearch(tmp_path, v))
+        bot = PerfectPlayer(movement_only, seed=2)
         with pytest.raises(OutsideDatabaseError):
-            PerfectPlayer(movement_only).choose(start)
+            PerfectPlayer(no_search).choose(start)
+        a = movement_only.analyze(start)
+        assert a.source == "search" and a.missing == "0-0+3+3" and a.search_seconds > 0
+        assert a.value == truth and all(m.dtc is None for m in a.moves if m.value != "draw")
         game = Game(start)
         while game.result is None and len(game.moves) < 60:
             pos = game.position
