@@ -487,6 +487,7 @@ def play(position, db, side, seed, use_search, **kw):
                f"{('white', 'black')[1 - human]}. Type 'moves' for the legal moves, 'quit' to stop.")
     try:
         with open_lookup(db, use_search) as tb:
+            tb.prepare_search(variant)
             bot = PerfectPlayer(tb, seed)
             while game.result is None:
                 pos = game.position

@@ -74,16 +74,27 @@ def main():
         f.write("variant\tposition\tvalue\tdtc\tsource\n")
         for v, p, val, d, src in rows:
             f.write(f"{v}\t{p}\t{val}\t{'' if d is None else d}\t{src}\n")
+    count = write_checksums(DATA)
+    print(f"data/: {count} files, {len(rows)} reference positions")
+
+
+def write_checksums(data) -> int:
+    """Rewrite data/SHA256SUMS over every file but itself and the READMEs (atomically)."""
     sums = []
-    for root, _, names in sorted(os.walk(DATA)):
+    for root, dirs, names in os.walk(data):
+        dirs[:] = sorted(d for d in dirs if d != "__pycache__")
         for n in sorted(names):
             if n == "SHA256SUMS" or n.endswith(".md"):
                 continue
             p = os.path.join(root, n)
-            sums.append(f"{hashlib.sha256(open(p, 'rb').read()).hexdigest()}  {os.path.relpath(p, DATA)}")
-    with open(os.path.join(DATA, "SHA256SUMS"), "w") as f:
+            with open(p, "rb") as f:
+                digest = hashlib.sha256(f.read()).hexdigest()
+            sums.append(f"{digest}  {os.path.relpath(p, data)}")
+    tmp = os.path.join(data, "SHA256SUMS.tmp")
+    with open(tmp, "w") as f:
         f.write("\n".join(sums) + "\n")
-    print(f"data/: {len(sums)} files, {len(rows)} reference positions")
+    os.replace(tmp, os.path.join(data, "SHA256SUMS"))
+    return len(sums)
 
 
 def tf_anchors(db):

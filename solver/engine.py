@@ -53,6 +53,7 @@ class Engine:
         if self.player is None:
             if self.tb is None:
                 self.tb = open_tablebase(self.db or None, search="always" if self.use_search else "auto")
+                self.tb.prepare_search(self.variant)
             self.player = PerfectPlayer(self.tb, self.seed)
         return self.player
 

@@ -390,6 +390,26 @@ class Tablebase:
             self._searches[key] = found
             return found
 
+    def prepare_search(self, variant) -> threading.Thread | None:
+        """Load the search of ``variant`` in a background thread when some placement position
+        of its game has no file (so that the first search later does not wait for the
+        movement values); None when nothing needs it."""
+        from .subspaces import Subspace as _S, placement_closure
+
+        if self.search_mode == "never" or variant.ruleset_id in self._searches:
+            return None
+        start = Position.start(variant)
+        top = _S(0, 0, start.mover_hand, start.opponent_hand)
+        dirs = self.directories(variant)
+        if self.search_mode == "auto" and all(
+                any(os.path.exists(os.path.join(d, s.name + SUFFIX)) for d in dirs)
+                for s in placement_closure(variant, [top])):
+            return None
+        t = threading.Thread(target=self.search_for, args=(variant,), daemon=True,
+                             name="morris-search-load")
+        t.start()
+        return t
+
     def _search_value(self, position: Position) -> str:
         s = self.search_for(position.variant)
         if s is None:

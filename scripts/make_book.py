@@ -1,0 +1,126 @@
+"""Regenerate the shipped opening book: the standard game's placement databases of the first plies.
+
+    python3 scripts/make_book.py --db tb [--max-bytes 25000000] [--check 300]
+
+--db must hold a complete standard solve (`morris solve --out tb --phase all`). The book is every
+placement subspace the start reaches within N plies (positions after 0 .. N plies; a position
+after N - 1 plies has all its moves' values in it), for the largest N whose files fit in
+--max-bytes. The files are copied unchanged into data/standard/ (their own headers and
+checksums), data/SHA256SUMS is rewritten, and --check random positions of the book (reached by
+random play from the start) are valued again by alpha-beta search over the movement databases
+(search.py, code independent of the placement sweep): data/book-check.tsv keeps them with the
+searched value, and the script fails on any disagreement.
+"""
+
+import argparse
+import os
+import shutil
+import sys
+import time
+
+import numpy as np
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+DATA = os.path.join(ROOT, "data")
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+
+
+def book_layers(db, variant):
+    """[(plies, subspaces placed in that many plies, their bytes)] from the start onwards."""
+    from morris.dbfile import table_path
+    from morris.position import Position
+    from morris.subspaces import Subspace, layer, placement_closure
+
+    start = Position.start(variant)
+    top = Subspace(0, 0, start.mover_hand, start.opponent_hand)
+    by = {}
+    for s in placement_closure(variant, [top]):
+        by.setdefault(layer(variant, s), []).append(s)
+    out = []
+    for plies in sorted(by):
+        subs = sorted(by[plies])
+        size = sum(os.path.getsize(table_path(db, variant, s)) for s in subs)
+        out.append((plies, subs, size))
+    return out
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--db", required=True, help="a complete standard solve (--phase all)")
+    ap.add_argument("--max-bytes", type=float, default=25e6)
+    ap.add_argument("--check", type=int, default=300, help="random book positions searched again")
+    args = ap.parse_args()
+    from make_data import write_checksums
+
+    from morris.dbfile import check_file, table_path
+    from morris.position import Position
+    from morris.search import PlacementSearch
+    from morris.tablebase import open_tablebase
+    from morris.variants import get_variant
+
+    v = get_variant("standard")
+    layers = book_layers(args.db, v)
+    chosen, total = [], 0
+    for plies, subs, size in layers:
+        if total + size > args.max_bytes:
+            break
+        chosen.append((plies, subs, size))
+        total += size
+    plies = chosen[-1][0]
+    subs = [s for _, ss, _ in chosen for s in ss]
+    for _, ss, size in chosen:
+        print(f"  plies {_:2d}: {len(ss):3d} subspaces, {size:,} bytes")
+    print(f"book: positions after 0..{plies} plies, {len(subs)} subspaces, {total:,} bytes")
+    for s in subs:
+        problem = check_file(table_path(args.db, v, s))
+        if problem:
+            sys.exit(f"{s}: {problem}")
+
+    dest = os.path.join(DATA, v.ruleset_id)
+    tmp = dest + ".tmp"
+    shutil.rmtree(tmp, ignore_errors=True)
+    os.makedirs(tmp)
+    for s in subs:
+        shutil.copyfile(table_path(args.db, v, s), os.path.join(tmp, s.name + ".mtb"))
+    shutil.rmtree(dest, ignore_errors=True)
+    os.replace(tmp, dest)
+
+    # the check: random positions of the book, valued again by search
+    t0 = time.perf_counter()
+    search = PlacementSearch(args.db, v)
+    load = time.perf_counter() - t0
+    rng = np.random.default_rng(2026)
+    rows = []
+    bad = 0
+    with open_tablebase(DATA, shipped=False, search="never") as book:
+        seen = set()
+        while len(rows) < args.check:
+            pos = Position.start(v)
+            for _ in range(int(rng.integers(0, plies + 1))):
+                ms = pos.legal_moves()
+                pos = pos.play(ms[int(rng.integers(len(ms)))])
+            key = pos.to_compact()
+            if key in seen or not pos.in_placement:
+                continue
+            seen.add(key)
+            got = book.probe_wdl(pos)
+            want = {1: "win", 0: "draw", -1: "loss"}[search.value(pos)]
+            bad += got != want
+            rows.append((key, want, got))
+    secs = time.perf_counter() - t0 - load
+    tmpf = os.path.join(DATA, "book-check.tsv.tmp")
+    with open(tmpf, "w") as f:
+        f.write("position\tvalue by search\n")
+        for key, want, _ in rows:
+            f.write(f"{key}\t{want}\n")
+    os.replace(tmpf, os.path.join(DATA, "book-check.tsv"))
+    count = write_checksums(DATA)
+    print(f"checked {len(rows)} random book positions against the search: {bad} disagree "
+          f"({secs:.1f} s searching, {load:.1f} s loading the movement values)")
+    print(f"data/: {count} files in SHA256SUMS")
+    if bad:
+        sys.exit(1)
+
+
+if __name__ == "__main__":
+    main()
