@@ -33,7 +33,7 @@ from numba import njit, prange
 
 from ..codes import DRAW, LOSS, ONGOING, WIN
 from .bitboard import closed_mills, count_result, removal_turns, switches
-from .bits import ctz, popcount
+from .bits import ctz, popcount, prefetch
 from .hashing import anchor, colex_rank, compress, expand, index_one, ranked, sym_image
 
 _NJ = dict(cache=True, nogil=True)
@@ -115,6 +115,8 @@ def placement_sweep(T, Ob, dm, m, o, hm, ho, r_lo, r_hi, out, cinfo, c0, c1, c2,
                         for q in range(n):
                             img[q] ^= bit[p, q]
                     prev = O
+                slot = index_one(T, Ob, M, O)
+                prefetch(out, slot)  # the write at the end then finds its line in cache
                 empty = free & ~O
                 best_win = _BIG
                 worst_loss = -1
@@ -190,4 +192,4 @@ def placement_sweep(T, Ob, dm, m, o, hm, ho, r_lo, r_hi, out, cinfo, c0, c1, c2,
                     res = DRAW
                 else:
                     res = LOSS | (worst_loss << 2)
-                out[index_one(T, Ob, M, O)] = res
+                out[slot] = res
