@@ -411,8 +411,8 @@ def stats(db, as_json, plot_path):
 @db_option
 @click.option("--checksums-only", is_flag=True, help="Only check headers and checksums.")
 @click.option("--sample", type=click.IntRange(min=1), default=None, metavar="N",
-              help="Check placement files of more than N positions on a fixed random sample "
-                   "of N slots (default: every position).")
+              help="Check files of more than N slots on a fixed random sample of N slots "
+                   "(default: every position).")
 @click.option("--quiet", is_flag=True, help="No progress output.")
 def verify(db, checksums_only, sample, quiet):
     """Check every file's checksum, then recompute every stored value from the stored values
@@ -429,8 +429,11 @@ def verify(db, checksums_only, sample, quiet):
         elif f.mismatches:
             click.echo(f"FAIL {f.path}: {f.mismatches:,} of {plural(f.checked, 'position')} checked disagree; first {f.first_mismatch}")
         else:
-            sampled = f" (a fixed random sample of {f.positions:,})" if f.checked < f.positions else ""
-            click.echo(f"ok   {f.path}" + (f": {plural(f.checked, 'position')}{sampled}" if f.checked else ""))
+            if f.checked < f.positions:
+                what = f"{f.checked:,} slots of {plural(f.positions, 'position')} (a fixed random sample)"
+            else:
+                what = plural(f.checked, "position")
+            click.echo(f"ok   {f.path}" + (f": {what}" if f.checked else ""))
     if not report.files:
         click.echo(f"no databases under {db}")
     if not report.ok:

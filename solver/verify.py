@@ -55,8 +55,9 @@ def find_tables(root: str) -> list[str]:
 def verify(root: str, reporter: Reporter | None = None, forward: bool = True,
            sample: int | None = None) -> VerifyReport:
     """Check every file under ``root``: header and checksum, then (``forward``) every stored
-    value from its children. ``sample``: check placement files of more positions than that on
-    a fixed random sample of that many slots instead (the report says how many were checked)."""
+    value from its children. ``sample``: check files of more positions than that on
+    a fixed random sample of that many slots instead (the report says how many were checked).
+    Applies to movement files too."""
     rep = reporter or Reporter(quiet=True)
     report = VerifyReport()
     paths = find_tables(root)
@@ -85,11 +86,11 @@ def verify(root: str, reporter: Reporter | None = None, forward: bool = True,
         if header["phase"] != "movement":
             _verify_placement(fr, header, os.path.dirname(fr.path), rep, sample)
             continue
-        _verify_movement(fr, header, os.path.dirname(fr.path), rep)
+        _verify_movement(fr, header, os.path.dirname(fr.path), rep, sample)
     return report
 
 
-def _verify_movement(fr: FileReport, header, directory, rep):
+def _verify_movement(fr: FileReport, header, directory, rep, sample=None):
     from .kernels.verify import check_movement
 
     board = BOARDS[header["board"]]
@@ -118,33 +119,37 @@ def _verify_movement(fr: FileReport, header, directory, rep):
     nchunk = 256
     bad = np.zeros(nchunk, np.int64)
     first = np.zeros(nchunk, np.int64)
-    slots = len(vals)
     total_bad = 0
     first_bad = -1
-    step = max(1 << 20, slots // 20)
-    with rep.bar(total=slots, desc=f"verify {sub}", unit="pos") as bar:
-        for lo in range(0, slots, step):
-            hi = min(slots, lo + step)
+    checked = 0
+    with rep.bar(total=min(len(vals), sample or len(vals)), desc=f"verify {sub}", unit="pos") as bar:
+        for part in slot_parts(len(vals), sample):
+            checked += len(part)
             check_movement(T, Ob, bool(header["flying"]), sub.m, sub.o, vals, dtc, sib_vals, sib_dtc,
-                           child_vals, lo, hi, bad, first)
+                           child_vals, part, bad, first)
             total_bad += int(bad.sum())
             if first_bad < 0 and (first >= 0).any():
                 first_bad = int(first[first >= 0].min())
-            bar.update(hi - lo)
-    fr.checked = fr.positions = int(header["positions"])
+            bar.update(len(part))
+    fr.positions = int(header["positions"])
+    fr.checked = fr.positions if checked == len(vals) else checked
     fr.mismatches = total_bad
     if first_bad >= 0:
         mover, opp, _ = h.unindex_py(sub, first_bad, h.anchor_reps(sub.o))
         fr.first_mismatch = f"slot {first_bad}: mover {board.names(mover)} opponent {board.names(opp)}"
 
 
-def sample_slots(slots: int, sample: int | None, seed: int = 0) -> np.ndarray:
-    """Every slot, or a fixed random sample of ``sample`` of them (sorted, no repeats; the same
-    for the same file every time)."""
+def slot_parts(slots: int, sample: int | None, step: int = 1 << 22, seed: int = 0):
+    """The slots to check, in increasing arrays of at most ``step``: every slot, or a fixed
+    random sample of ``sample`` of them (no repeats; the same for the same file every time)."""
     if sample is None or sample >= slots:
-        return np.arange(slots, dtype=np.int64)
+        for lo in range(0, slots, step):
+            yield np.arange(lo, min(slots, lo + step), dtype=np.int64)
+        return
     rng = np.random.default_rng(seed)
-    return np.sort(rng.choice(slots, size=sample, replace=False)).astype(np.int64)
+    chosen = np.sort(rng.choice(slots, size=sample, replace=False)).astype(np.int64)
+    for lo in range(0, sample, step):
+        yield chosen[lo:lo + step]
 
 
 def _verify_placement(fr: FileReport, header, directory, rep, sample=None):
@@ -184,16 +189,15 @@ def _verify_placement(fr: FileReport, header, directory, rep, sample=None):
     h = Hasher(board)
     T = h.tables
     Ob = h.orbits(sizes)
-    slots = sample_slots(len(vals), sample)
     nchunk = 256
     bad = np.zeros(nchunk, np.int64)
     first = np.zeros(nchunk, np.int64)
     total_bad = 0
     first_bad = -1
-    step = max(1 << 18, len(slots) // 20)
-    with rep.bar(total=len(slots), desc=f"verify {sub}", unit="pos") as bar:
-        for lo in range(0, len(slots), step):
-            part = slots[lo:lo + step]
+    checked = 0
+    with rep.bar(total=min(len(vals), sample or len(vals)), desc=f"verify {sub}", unit="pos") as bar:
+        for part in slot_parts(len(vals), sample):
+            checked += len(part)
             check_placement(T, Ob, bool(header["flying"]), dm, sub.m, sub.o, sub.hm, sub.ho, part,
                             vals, dtc, cinfo, *arrays, bad, first)
             total_bad += int(bad.sum())
@@ -201,7 +205,7 @@ def _verify_placement(fr: FileReport, header, directory, rep, sample=None):
                 first_bad = int(first[first >= 0].min())
             bar.update(len(part))
     fr.positions = int(header["positions"])
-    fr.checked = fr.positions if len(slots) == len(vals) else int(len(slots))
+    fr.checked = fr.positions if checked == len(vals) else checked
     fr.mismatches = total_bad
     if first_bad >= 0:
         mover, opp, _ = h.unindex_py(sub, first_bad, h.anchor_reps(sub.o))

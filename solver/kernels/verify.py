@@ -35,21 +35,22 @@ def minimax(moves, best_win, draw, worst_loss):
 
 
 @njit(parallel=True, **_NJ)
-def check_movement(T, Ob, flying, m, o, vals, dtc, sib_vals, sib_dtc, child_vals, lo, hi,
+def check_movement(T, Ob, flying, m, o, vals, dtc, sib_vals, sib_dtc, child_vals, slots,
                    bad_count, bad_first):
-    """Check slots [lo, hi) of subspace (m, o). ``sib_*``: planes of (o, m); ``child_vals``:
-    values of (o-1, m). Per chunk: mismatches and the first mismatching slot."""
+    """Check the slots ``slots`` (increasing) of subspace (m, o). ``sib_*``: planes of (o, m);
+    ``child_vals``: values of (o-1, m). Per chunk: mismatches and the first mismatching slot."""
     n = T.n
     sblock = T.binom[n - m, o]
     cblock = T.binom[n - m, o - 1]
     nchunk = bad_count.shape[0]
-    span = hi - lo
+    span = slots.shape[0]
     for c in prange(nchunk):
-        a = lo + span * c // nchunk
-        b = lo + span * (c + 1) // nchunk
+        a = span * c // nchunk
+        b = span * (c + 1) // nchunk
         nbad = 0
         first = -1
-        for i in range(a, b):
+        for t in range(a, b):
+            i = slots[t]
             M, O, used = unindex_one(T, Ob, m, o, i)
             if not used:
                 continue
