@@ -11,7 +11,8 @@ Layout (little-endian)::
     ...      sections at 8-aligned offsets named in the header:
              anchors  zstd frame of the anchor representatives (uint32, sorted)
              wdl      offset table (uint64, nblocks + 1) and zstd blocks of 2-bit values
-             dtc      offset table and zstd blocks of uint8 or uint16 distances
+             dtc      offset table and zstd blocks of uint8 or uint16 distances (none for
+                      codec "ones": 1 for every win and loss, 0 for draws)
     end-40   BLAKE2b-256 of every byte before it, then b"MTBEND\\0\\0"
 
 Every block is an independent zstd frame with its content checksum, so one probe decompresses
@@ -110,13 +111,16 @@ def write_table(path, header: dict, values: np.ndarray, dtc: np.ndarray, anchors
     packed = np.zeros((slots + 3) // 4, dtype=np.uint8)
     assert WDL_BLOCK % DTC_BLOCK == 0 and DTC_BLOCK % 4 == 0
     fill_and_pack(values, dtc, DTC_BLOCK, packed, dtc_arr)
+    # distances that the values imply (1 for every win and loss, 0 for draws: the last
+    # placement of a side, where every move ends placement) are not stored: codec "ones"
+    ones = not wide and bool(np.array_equal(dtc_arr, unpack_2bit(packed.tobytes(), slots) != DRAW))
     mv_p = memoryview(packed)
     mv_d = memoryview(dtc_arr).cast("B")
     width = dtc_arr.itemsize
     wdl_chunks = [mv_p[i : i + WDL_BLOCK // 4] for i in range(0, len(packed), WDL_BLOCK // 4)]
     dtc_chunks = [mv_d[i : i + DTC_BLOCK * width] for i in range(0, slots * width, DTC_BLOCK * width)]
     wdl_blocks = _compress_blocks(wdl_chunks, WDL_LEVEL)
-    dtc_blocks = _compress_blocks(dtc_chunks, DTC_LEVEL)
+    dtc_blocks = [] if ones else _compress_blocks(dtc_chunks, DTC_LEVEL)
     # stored plain, so a reader can binary-search it in place (a few hundred KB at most)
     anchor_blob = np.asarray(anchors, dtype="<u4").tobytes()
 
@@ -128,7 +132,7 @@ def write_table(path, header: dict, values: np.ndarray, dtc: np.ndarray, anchors
         pos = _align(pos + len(anchor_blob))
         for name, blocks, per, codec in (
             ("wdl", wdl_blocks, WDL_BLOCK, "2bit"),
-            ("dtc", dtc_blocks, DTC_BLOCK, "uint16" if wide else "uint8"),
+            ("dtc", dtc_blocks, DTC_BLOCK, "ones" if ones else ("uint16" if wide else "uint8")),
         ):
             table_at = pos
             pos = table_at + 8 * (len(blocks) + 1)
@@ -390,6 +394,8 @@ class TableFile:
         if v == DRAW:
             return v, None
         _, _, per, codec = self._sec["dtc"]
+        if codec == "ones":
+            return v, 1
         raw = self._block("dtc", i // per)
         j = i % per
         return v, (raw[2 * j] | (raw[2 * j + 1] << 8)) if codec == "uint16" else raw[j]
@@ -398,6 +404,8 @@ class TableFile:
         if not 0 <= i < self.slots:
             raise IndexError(i)
         _, _, per, codec = self._sec["dtc"]
+        if codec == "ones":
+            return int(self.value(i) != DRAW)
         raw = self._block("dtc", i // per)
         j = i % per
         if codec == "uint16":
@@ -430,6 +438,8 @@ class TableFile:
 
     def dtc_all(self) -> np.ndarray:
         codec = self._sec["dtc"][3]
+        if codec == "ones":
+            return (self.values_all() != DRAW).astype(np.uint8)
         return np.frombuffer(self._bulk("dtc"), dtype="<u2" if codec == "uint16" else np.uint8).copy()
 
     @property

@@ -63,7 +63,7 @@ def plan(variant, targets=None, max_pieces=None) -> list[Subspace]:
 
 #: Measured on the standard board with 2 cores (docs/benchmarks.md): positions solved per second
 #: per core, and bytes of database file per position, by phase. Only for estimates.
-RATES = {"movement": (2.0e6, 2.05 / 8), "placement": (2.5e6, 1.80 / 8)}
+RATES = {"movement": (2.0e6, 2.28 / 8), "placement": (2.5e6, 1.80 / 8)}
 
 
 def estimate(variant, jobs, cores: int = 2) -> tuple[float, float]:

@@ -100,6 +100,7 @@ class Analysis:
             "value": self.value,
             "dtc": self.dtc,
             "moves": [m.to_json() for m in self.moves],
+            "source": self.source,
         }
 
 
