@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import os
 import time
+from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
 
@@ -35,24 +36,37 @@ class PlacementSearch:
         n = variant.board.n
         self.hasher.orbits(range(0, min(n, 2 * variant.pieces) + 1))
         subs = movement_subspaces(variant)
-        planes = []
+        paths = []
+        for s in subs:
+            path = table_path(db, variant, s)
+            if not os.path.exists(path):
+                raise MissingSubspaceError(
+                    f"the search needs the movement subspace {s} ({path} is missing; "
+                    f"solve it with: morris solve --out {db} {variant.cli_flags()})"
+                )
+            paths.append(path)
+        # one buffer for every plane, each file decompressed into its place by a pool of
+        # threads (zstd releases the GIL): no joined copy, the cores share the work
+        sizes = []
+        for path in paths:
+            with TableFile(path) as tf:
+                sizes.append((tf.slots + 3) // 4)
         off = np.zeros((16, 16), dtype=np.int64)
-        pos = 0
-        with rep.bar(total=len(subs), desc="load movement values", unit="subspace") as bar:
-            for s in subs:
-                path = table_path(db, variant, s)
-                if not os.path.exists(path):
-                    raise MissingSubspaceError(
-                        f"the search needs the movement subspace {s} ({path} is missing; "
-                        f"solve it with: morris solve --out {db} {variant.cli_flags()})"
-                    )
-                with TableFile(path) as tf:
-                    raw = tf.wdl_packed()
-                off[s.m, s.o] = pos
-                planes.append(raw)
-                pos += len(raw)
+        starts = np.concatenate([[0], np.cumsum(sizes)]).astype(np.int64)
+        for s, start in zip(subs, starts):
+            off[s.m, s.o] = start
+        buf = np.empty(int(starts[-1]), dtype=np.uint8)
+
+        def load(k):
+            with TableFile(paths[k]) as tf:
+                raw = tf.wdl_packed()
+            buf[starts[k]:starts[k] + len(raw)] = np.frombuffer(raw, dtype=np.uint8)
+
+        with rep.bar(total=len(subs), desc="load movement values", unit="subspace") as bar, \
+                ThreadPoolExecutor(max_workers=max(1, min(8, os.cpu_count() or 1))) as pool:
+            for _ in pool.map(load, range(len(paths))):
                 bar.update(1)
-        self.mv_packed = np.frombuffer(b"".join(planes), dtype=np.uint8)
+        self.mv_packed = buf
         self.mv_off = off
         self.tt_keys = np.full(1 << tt_bits, -1, dtype=np.int64)
         self.tt_vals = np.zeros(1 << tt_bits, dtype=np.int64)
