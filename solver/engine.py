@@ -185,6 +185,10 @@ class Engine:
             self.send("bestmove draw")
             return
         choice = self._player().choose(pos)
+        a = choice.analysis
+        if a.source == "search":
+            why = f"no database holds {a.missing}" if a.missing else "search forced"
+            self.send(f"info string search: {why}; valued by exact search in {a.search_seconds:.2f} s")
         if self.pending is not None:
             # the GUI played our move; pick the best removal that goes with it
             frm, to, removed = self.pending

@@ -222,6 +222,7 @@ def solve(out, variant, targets=None, max_pieces=None, reporter=None, on_job=Non
     jobs, deps = job_graph(variant, targets, max_pieces, phase)
     prepare_output(out, variant, rep)
     executor = executor or InlineExecutor()
+    inline = submit is None and isinstance(executor, InlineExecutor)
     desc = variant.describe()
     weight = {j: j.weight(variant) for j in jobs}
     done, running = set(), {}
@@ -248,6 +249,8 @@ def solve(out, variant, targets=None, max_pieces=None, reporter=None, on_job=Non
     with rep.bar(total=total, desc=f"solve {variant.ruleset_id}", unit="pos", leave=True) as bar:
         while waiting or running:
             for j in [j for j in waiting if all(d in done for d in deps[j])]:
+                if inline and running:  # it ran already: count it before the next one
+                    break
                 waiting.remove(j)
                 if chatty:
                     rep.phase(f"start {j.name} ({weight[j]:,} positions)")
