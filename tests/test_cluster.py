@@ -82,3 +82,15 @@ def test_plan_prints_the_critical_path():
     assert r.exit_code == 0
     assert "critical path (13 jobs, 5,328,038,462 positions" in r.output
     assert "9-8/8-9 -> 9-9" in r.output
+
+
+def test_plan_estimates_time_and_disk_from_the_measured_rates():
+    from morris.schedule import RATES
+
+    r = CliRunner().invoke(cli, ["solve", "--out", "unused", "--plan"])
+    positions = 8_904_593_601  # the 49 movement subspaces
+    minutes = round(positions / (2 * RATES["movement"][0]) / 60)
+    gb = positions * RATES["movement"][1] / 1e9
+    assert f"estimate: about {minutes} min on 2 cores and {gb:.1f} GB of files" in r.output
+    r = CliRunner().invoke(cli, ["solve", "--out", "unused", "--plan", "--phase", "all"])
+    assert "estimate: about" in r.output and " h on 2 cores" in r.output

@@ -107,3 +107,52 @@ def test_killed_solve_resumes_to_identical_files(tmp_path):
     done = files_of(run)
     assert done == files_of(ref)  # stale temporaries were removed too
     assert len(done) == 9
+
+
+def test_the_missing_file_message_says_what_to_solve_and_what_it_costs(db):
+    from morris.schedule import RATES, estimate, job_graph
+    from morris.subspaces import Subspace
+    from morris.variants import get_variant
+
+    os.remove(db / "standard" / "3-4.mtb")
+    with open_tablebase(db) as tb, pytest.raises(MissingSubspaceError) as info:
+        tb.probe(Position.parse(POS))
+    text = str(info.value)
+    assert info.value.subspace == "3-4"
+    assert f"morris solve --out {db} --variant standard 3-4 (" in text
+    v = get_variant("standard")
+    jobs, _ = job_graph(v, [Subspace(3, 4)])
+    secs, size = estimate(v, jobs)
+    # the estimate is the positions at the measured rates (2 cores)
+    positions = sum(j.weight(v) for j in jobs)
+    assert secs == pytest.approx(positions / (2 * RATES["movement"][0]))
+    assert size == pytest.approx(positions * RATES["movement"][1])
+    assert f"{len(jobs)} jobs: about" in text and "on 2 cores" in text and "of files" in text
+
+
+def test_distances_the_values_imply_are_not_stored(tmp_path):
+    """Codec "ones": where every win and loss is at distance 1 (a side's last placement), the
+    distance plane is left out and read back from the values; elsewhere it is stored."""
+    import numpy as np
+
+    from morris.dbfile import write_table
+
+    rng = np.random.default_rng(5)
+    vals = rng.integers(0, 3, 10_000).astype(np.uint8)
+    vals[::97] = 3  # unused slots
+    anchors = np.arange(3, dtype=np.int64)
+    ones = ((vals == 1) | (vals == 2)).astype(np.uint8)
+    header = {"subspace": "x", "positions": int((vals != 3).sum())}
+    for name, dtc in (("implied", ones), ("stored", ones * rng.integers(1, 9, len(vals)).astype(np.uint8))):
+        path = tmp_path / f"{name}.mtb"
+        write_table(str(path), header, vals, dtc, anchors)
+        with TableFile(path) as tf:
+            assert tf.header["sections"]["dtc"]["codec"] == ("ones" if name == "implied" else "uint8")
+            used = vals != 3
+            assert np.array_equal(tf.values_all()[used], vals[used])
+            assert np.array_equal(tf.dtc_all()[used], dtc[used])
+            for i in np.flatnonzero(used)[:300]:
+                v, d = tf.value_dtc(int(i))
+                assert v == vals[i] and (d is None if v == 0 else d == dtc[i])
+                assert tf.dtc(int(i)) == dtc[i]
+    assert (tmp_path / "implied.mtb").stat().st_size < (tmp_path / "stored.mtb").stat().st_size
