@@ -35,7 +35,9 @@ Where a position is looked up, in order:
    databases of one of those directories (``search="auto"``, the default; ``"always"`` searches
    every placement position, ``"never"`` raises instead). A searched value has no distance
    (``dtc`` None), and the :class:`Analysis` says so (``source == "search"``, with the time
-   the search took and the subspace no file held). The rules come from the file headers: probing a position of other rules is
+   the search took and the subspace no file held).
+
+The rules come from the file headers: probing a position of other rules is
 a :class:`VariantMismatchError`, a missing file a :class:`MissingSubspaceError` (a ``KeyError``)
 and a damaged one a :class:`CorruptDatabaseError`.
 
@@ -113,6 +115,20 @@ def move_order_key(info: MoveInfo):
     return (2, -(info.dtc or 0), str(info.move))
 
 
+class _SolveHint:
+    """The text of a missing-file error, with the solve estimate worked out only when the text
+    is read (the estimate walks the job graph; a lookup that falls back on search never needs
+    it)."""
+
+    def __init__(self, head, variant, sub, out):
+        self.head, self.variant, self.sub, self.out = head, variant, sub, out
+
+    def __str__(self):
+        from .schedule import solve_hint
+
+        return self.head + solve_hint(self.variant, self.sub, self.out)
+
+
 class Tablebase:
     """Databases under one or more directories, then the shipped data, then search; see the
     module docstring."""
@@ -131,7 +147,6 @@ class Tablebase:
                 raise MissingSubspaceError(f"{p}: no such database directory")
         if search not in self.SEARCH_MODES:
             raise ValueError(f"search must be one of {self.SEARCH_MODES}, not {search!r}")
-        self.given = given
         self.path = given[0] if given else None
         self.paths = list(given)
         if shipped:
@@ -179,14 +194,9 @@ class Tablebase:
         return os.path.join(self.path or ".", variant.ruleset_id)
 
     def _missing(self, variant, sub: Subspace) -> MissingSubspaceError:
-        from .schedule import solve_hint
-
         where = " or ".join(self.paths) if self.paths else "no database directory"
-        return MissingSubspaceError(
-            f"no database for subspace {sub} of ruleset {variant.ruleset_id} (looked in {where}); "
-            + solve_hint(variant, sub, self.path or "DB"),
-            subspace=sub.name,
-        )
+        head = f"no database for subspace {sub} of ruleset {variant.ruleset_id} (looked in {where}); "
+        return MissingSubspaceError(_SolveHint(head, variant, sub, self.path or "DB"), subspace=sub.name)
 
     def table(self, variant, sub: Subspace) -> TableFile:
         key = (variant.ruleset_id, sub.m, sub.o, sub.hm, sub.ho)
