@@ -30,7 +30,7 @@ def pack(values, dtc):
     and writes its results in (placement distances are below 64)."""
     if dtc is None or len(dtc) == 0:
         return values
-    if len(dtc) and int(dtc.max()) >= 64:
+    if int(dtc.max()) >= 64:
         raise ValueError(f"a placement distance of {int(dtc.max())} does not fit the packed plane")
     out = dtc.astype(np.uint8, copy=True)
     out <<= 2
