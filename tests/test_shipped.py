@@ -1,4 +1,4 @@
-"""The shipped data: found after a plain install, the opening book checked against the search."""
+"""The shipped data: found after a plain install and answered from without --db."""
 
 import csv
 import os
