@@ -328,8 +328,8 @@ def _read_positions(args):
 def query(positions, db, as_json, use_search, **kw):
     """Value and distance of each POSITION and of every legal move ('-' reads stdin).
 
-    Looked up in --db, then in the shipped data (the opening book of the standard game, Six
-    Men's Morris), then valued by exact search where only the movement databases are there."""
+    Looked up in --db, then in the shipped data (Six Men's Morris; the standard game's opening
+    book where made), then valued by exact search where only the movement databases are there."""
     variant = make_variant(kw)
     failed = 0
     with open_lookup(db, use_search) as tb:

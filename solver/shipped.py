@@ -1,5 +1,6 @@
 """Where the data shipped with the package lives: the small databases of ``data/`` (Six Men's
-Morris whole, the standard game's opening book) and the reference positions.
+Morris whole; the standard game's opening book, made by scripts/make_book.py from a full
+solve) and the reference positions.
 
 The folder ``data/`` of the source tree is installed as ``morris/data`` (pyproject.toml), so the
 same lookup works from a checkout, an editable install and ``pip install .``. Every command and
