@@ -87,8 +87,10 @@ def say_search(analysis):
     """The one line that says a search was needed, and how long it took (on stderr)."""
     if analysis is not None and analysis.source == "search":
         why = f"no database holds {analysis.missing}" if analysis.missing else "--search"
+        load = (f", {analysis.load_seconds:.2f} s of it loading the movement values"
+                if analysis.load_seconds >= 0.01 else "")
         click.echo(f"search: {why}; valued by exact search over the movement databases in "
-                   f"{analysis.search_seconds:.2f} s", err=True)
+                   f"{analysis.search_seconds:.2f} s{load}", err=True)
 
 
 @click.group(cls=MorrisGroup, context_settings={"help_option_names": ["-h", "--help"]})

@@ -92,7 +92,8 @@ class Analysis:
     dtc: int | None
     moves: list = field(default_factory=list)
     source: str = "database"  # or "search": some values by alpha-beta, without distances
-    search_seconds: float = 0.0  # time spent searching for this analysis
+    search_seconds: float = 0.0  # time this analysis took, where it needed a search
+    load_seconds: float = 0.0  # of which loading the search's movement values (the first time)
     missing: str | None = None  # the subspace no file held, when a search was needed
 
     def to_json(self, notation: str = "compact"):
@@ -159,6 +160,7 @@ class Tablebase:
         self._files = {}
         self._hashers = {}
         self._searches = {}
+        self._load_seconds = {}
         self._lock = threading.Lock()
         self._search_lock = threading.Lock()
 
@@ -320,7 +322,7 @@ class Tablebase:
         """The position's value and every legal move's value and distance, best first. Where a
         search was needed (``source == "search"``) the searched moves have no distance."""
         t0 = time.perf_counter()
-        searched = 0.0
+        loaded_before = position.variant.ruleset_id in self._searches
         missing = None
         me = None
         if not self._searching(position):
@@ -343,9 +345,7 @@ class Tablebase:
                 if not (self._searching(child) or self._may_search(child, exc)):
                     raise
                 missing = missing or exc.subspace
-                t = time.perf_counter()
                 v = self._search_value(child)
-                searched += time.perf_counter() - t
                 infos.append(MoveInfo(move, v if same_side else _NEGATE[v], None))
                 continue
             value = r.value if same_side else _NEGATE[r.value]
@@ -364,11 +364,11 @@ class Tablebase:
             infos.sort(key=move_order_key)
         if me is None:  # the best of the moves
             me = ProbeResult(infos[0].value, None) if infos else ProbeResult("loss", 0)
-        if search and searched == 0.0:
-            searched = time.perf_counter() - t0
+        load = 0.0 if loaded_before else self._load_seconds.get(position.variant.ruleset_id, 0.0)
         return Analysis(position, me.value, me.dtc, infos,
                         source="search" if search else "database",
-                        search_seconds=searched if search else 0.0,
+                        search_seconds=time.perf_counter() - t0 if search else 0.0,
+                        load_seconds=load if search else 0.0,
                         missing=missing if search else None)
 
     # ------------------------------------------------------------------ search
@@ -392,12 +392,14 @@ class Tablebase:
             from .subspaces import movement_subspaces
 
             found = None
+            t = time.perf_counter()
             if not variant.rules.no_removal_limit:
                 subs = movement_subspaces(variant)
                 for d in self.directories(variant):
                     if all(os.path.exists(os.path.join(d, s.name + SUFFIX)) for s in subs):
                         found = PlacementSearch(os.path.dirname(d), variant)
                         break
+            self._load_seconds[key] = time.perf_counter() - t
             self._searches[key] = found
             return found
 
