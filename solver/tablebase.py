@@ -407,12 +407,12 @@ class Tablebase:
         """Load the search of ``variant`` in a background thread when some placement position
         of its game has no file (so that the first search later does not wait for the
         movement values); None when nothing needs it."""
-        from .subspaces import Subspace as _S, placement_closure
+        from .subspaces import placement_closure
 
         if self.search_mode == "never" or variant.ruleset_id in self._searches:
             return None
         start = Position.start(variant)
-        top = _S(0, 0, start.mover_hand, start.opponent_hand)
+        top = Subspace(0, 0, start.mover_hand, start.opponent_hand)
         dirs = self.directories(variant)
         if self.search_mode == "auto" and all(
                 any(os.path.exists(os.path.join(d, s.name + SUFFIX)) for d in dirs)
@@ -426,13 +426,13 @@ class Tablebase:
     def _search_value(self, position: Position) -> str:
         s = self.search_for(position.variant)
         if s is None:
-            from .subspaces import Subspace as _S
-
-            sub = _S(position.mover.bit_count(), position.opponent.bit_count(),
-                     position.mover_hand, position.opponent_hand)
+            sub = Subspace(position.mover.bit_count(), position.opponent.bit_count(),
+                           position.mover_hand, position.opponent_hand)
             raise self._missing(position.variant, sub)
+        from .search import VALUES
+
         with self._search_lock:
-            return {1: "win", 0: "draw", -1: "loss"}[s.value(position)]
+            return VALUES[s.value(position)]
 
 
 def open_tablebase(path=None, *, shipped: bool = True, search: str = "auto") -> Tablebase:

@@ -116,26 +116,39 @@ def _verify_movement(fr: FileReport, header, directory, rep, sample=None):
     h = Hasher(board)
     T = h.tables
     Ob = h.orbits({sub.m, sub.o})
+    flying = bool(header["flying"])
+
+    def check(part, bad, first):
+        check_movement(T, Ob, flying, sub.m, sub.o, vals, dtc, sib_vals, sib_dtc, child_vals, part,
+                       bad, first)
+
+    _run_check(fr, header, sub, h, len(vals), sample, rep, check)
+
+
+def _run_check(fr: FileReport, header, sub, hasher, slots: int, sample, rep, check):
+    """Run ``check(part, bad_count, bad_first)`` (a forward-check kernel) over the slots of
+    :func:`slot_parts` and fill in the report: positions, how many were checked, mismatches and
+    the first mismatching slot."""
     nchunk = 256
     bad = np.zeros(nchunk, np.int64)
     first = np.zeros(nchunk, np.int64)
     total_bad = 0
     first_bad = -1
     checked = 0
-    with rep.bar(total=min(len(vals), sample or len(vals)), desc=f"verify {sub}", unit="pos") as bar:
-        for part in slot_parts(len(vals), sample):
+    with rep.bar(total=min(slots, sample or slots), desc=f"verify {sub}", unit="pos") as bar:
+        for part in slot_parts(slots, sample):
             checked += len(part)
-            check_movement(T, Ob, bool(header["flying"]), sub.m, sub.o, vals, dtc, sib_vals, sib_dtc,
-                           child_vals, part, bad, first)
+            check(part, bad, first)
             total_bad += int(bad.sum())
             if first_bad < 0 and (first >= 0).any():
                 first_bad = int(first[first >= 0].min())
             bar.update(len(part))
     fr.positions = int(header["positions"])
-    fr.checked = fr.positions if checked == len(vals) else checked
+    fr.checked = fr.positions if checked == slots else checked
     fr.mismatches = total_bad
     if first_bad >= 0:
-        mover, opp, _ = h.unindex_py(sub, first_bad, h.anchor_reps(sub.o))
+        board = hasher.board
+        mover, opp, _ = hasher.unindex_py(sub, first_bad, hasher.anchor_reps(sub.o))
         fr.first_mismatch = f"slot {first_bad}: mover {board.names(mover)} opponent {board.names(opp)}"
 
 
@@ -189,24 +202,10 @@ def _verify_placement(fr: FileReport, header, directory, rep, sample=None):
     h = Hasher(board)
     T = h.tables
     Ob = h.orbits(sizes)
-    nchunk = 256
-    bad = np.zeros(nchunk, np.int64)
-    first = np.zeros(nchunk, np.int64)
-    total_bad = 0
-    first_bad = -1
-    checked = 0
-    with rep.bar(total=min(len(vals), sample or len(vals)), desc=f"verify {sub}", unit="pos") as bar:
-        for part in slot_parts(len(vals), sample):
-            checked += len(part)
-            check_placement(T, Ob, bool(header["flying"]), dm, sub.m, sub.o, sub.hm, sub.ho, part,
-                            vals, dtc, cinfo, *arrays, bad, first)
-            total_bad += int(bad.sum())
-            if first_bad < 0 and (first >= 0).any():
-                first_bad = int(first[first >= 0].min())
-            bar.update(len(part))
-    fr.positions = int(header["positions"])
-    fr.checked = fr.positions if checked == len(vals) else checked
-    fr.mismatches = total_bad
-    if first_bad >= 0:
-        mover, opp, _ = h.unindex_py(sub, first_bad, h.anchor_reps(sub.o))
-        fr.first_mismatch = f"slot {first_bad}: mover {board.names(mover)} opponent {board.names(opp)}"
+    flying = bool(header["flying"])
+
+    def check(part, bad, first):
+        check_placement(T, Ob, flying, dm, sub.m, sub.o, sub.hm, sub.ho, part, vals, dtc, cinfo,
+                        *arrays, bad, first)
+
+    _run_check(fr, header, sub, h, len(vals), sample, rep, check)

@@ -32,7 +32,7 @@ import numpy as np
 from numba import njit, prange
 
 from ..codes import DRAW, LOSS, ONGOING, WIN
-from .bitboard import closed_mills, count_result, removal_turns, switches
+from .bitboard import closed_mills, count_result, no_removal, removal_turns, switches
 from .bits import ctz, popcount, prefetch
 from .hashing import anchor, colex_rank, compress, expand, index_one, ranked, sym_image
 
@@ -130,11 +130,7 @@ def placement_sweep(T, Ob, dm, m, o, hm, ho, r_lo, r_hi, out, cinfo, c0, c1, c2,
                     moves += 1
                     M2 = M | qb
                     closed = q_closed[q]
-                    if closed:
-                        ns = removal_turns(T, dm, O, -1, 0, closed, sets, 0)
-                    else:
-                        sets[0, 2] = 0
-                        ns = 1
+                    ns = removal_turns(T, dm, O, -1, 0, closed, sets, 0) if closed else no_removal(sets)
                     for si in range(ns):
                         R = sets[si, 2]
                         k = popcount(R)
