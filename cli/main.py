@@ -32,8 +32,13 @@ def plural(n: int, word: str) -> str:
 def variant_options(f):
     """--variant and the rule flags, shared by every command that reads positions."""
     f = click.option(
+        "--endgame-no-removal-limit", type=click.IntRange(min=1), default=None, metavar="PLIES",
+        help="The no-removal limit instead, where a side has exactly 3 pieces.",
+    )(f)
+    f = click.option(
         "--no-removal-limit", type=click.IntRange(min=1), default=None, metavar="PLIES",
-        help="Draw after this many plies without a removal (counted after placement).",
+        help="Draw after this many plies of the movement phase without a removal (Sanmill's "
+             "N-move rule N is N+1 here); positions then take a counter, c=N.",
     )(f)
     f = click.option(
         "--double-mill-removes", type=click.IntRange(1, 2), default=None,
@@ -58,6 +63,7 @@ def make_variant(kw: dict):
         flying=kw.pop("flying"),
         double_mill_removes=kw.pop("double_mill_removes"),
         no_removal_limit=kw.pop("no_removal_limit"),
+        endgame_no_removal_limit=kw.pop("endgame_no_removal_limit"),
     )
 
 
@@ -353,7 +359,11 @@ def query(positions, db, as_json, use_search, **kw):
                 click.echo(json.dumps(obj))
             else:
                 dist = "" if a.dtc is None else f" in {a.dtc}"
-                click.echo(f"{pos.to_compact()}: {a.value}{dist} for {('white', 'black')[pos.turn]}")
+                limit = ""
+                if pos.limit is not None:
+                    limit = f" (counter {pos.no_removal_plies} of {pos.limit}"
+                    limit += f"; at counter 0: {a.category})" if a.category else ")"
+                click.echo(f"{pos.to_compact()}: {a.value}{dist} for {('white', 'black')[pos.turn]}{limit}")
                 for mi in a.moves:
                     dist = "" if mi.dtc is None else f" {mi.dtc}"
                     click.echo(f"  {str(mi.move):<12} {mi.value}{dist}")
@@ -389,20 +399,26 @@ def stats(db, as_json, plot_path):
                 "max_win_dtc": h["max_win_dtc"], "max_loss_dtc": h["max_loss_dtc"],
                 "bytes": os.path.getsize(path),
             })
+            if "cursed_wins" in h:  # rules with a no-removal limit
+                rows[-1].update(limit=h["limit"], cursed_wins=h["cursed_wins"],
+                                blessed_losses=h["blessed_losses"])
     if as_json:
         click.echo(json.dumps(rows))
         return
     if not rows:
         click.echo(f"no databases under {db}")
         return
+    curses = any("cursed_wins" in r for r in rows)
+    extra = f" {'cursedW':>12} {'blessedL':>12}" if curses else ""
     click.echo(f"{'ruleset':<10} {'subspace':>10} {'positions':>14} {'win%':>6} {'draw%':>6} {'loss%':>6} "
-               f"{'maxW':>5} {'maxL':>5} {'bytes':>12} {'bits/pos':>8}")
+               f"{'maxW':>5} {'maxL':>5} {'bytes':>12} {'bits/pos':>8}{extra}")
     for r in rows:
         p = max(1, r["positions"])
+        extra = f" {r.get('cursed_wins', 0):>12,} {r.get('blessed_losses', 0):>12,}" if curses else ""
         click.echo(
             f"{r['ruleset']:<10} {r['subspace']:>10} {r['positions']:>14,} {100 * r['wins'] / p:>6.2f} "
             f"{100 * r['draws'] / p:>6.2f} {100 * r['losses'] / p:>6.2f} {r['max_win_dtc']:>5} "
-            f"{r['max_loss_dtc']:>5} {r['bytes']:>12,} {8 * r['bytes'] / p:>8.3f}"
+            f"{r['max_loss_dtc']:>5} {r['bytes']:>12,} {8 * r['bytes'] / p:>8.3f}{extra}"
         )
     tp = sum(r["positions"] for r in rows)
     tb = sum(r["bytes"] for r in rows)
@@ -429,12 +445,15 @@ def verify(db, checksums_only, sample, quiet):
         elif f.skipped:
             click.echo(f"SKIP {f.path}: {f.skipped}")
         elif f.mismatches:
-            click.echo(f"FAIL {f.path}: {f.mismatches:,} of {plural(f.checked, 'position')} checked disagree; first {f.first_mismatch}")
+            curse = f"; curse plane: {f.curse}" if f.curse and f.curse != "ok" else ""
+            click.echo(f"FAIL {f.path}: {f.mismatches:,} of {plural(f.checked, 'position')} checked disagree; first {f.first_mismatch}{curse}")
         else:
             if f.checked < f.positions:
                 what = f"{f.checked:,} slots of {plural(f.positions, 'position')} (a fixed random sample)"
             else:
                 what = plural(f.checked, "position")
+            if f.curse:
+                what += "; curse plane " + f.curse
             click.echo(f"ok   {f.path}" + (f": {what}" if f.checked else ""))
     if not report.files:
         click.echo(f"no databases under {db}")

@@ -13,6 +13,8 @@ Layout (little-endian)::
              wdl      offset table (uint64, nblocks + 1) and zstd blocks of 2-bit values
              dtc      offset table and zstd blocks of uint8 or uint16 distances (none for
                       codec "ones": 1 for every win and loss, 0 for draws)
+             curse    (files of rules with a no-removal limit only) offset table and zstd
+                      blocks of 2-bit codes: 1 cursed win, 2 blessed loss, else 0
     end-40   BLAKE2b-256 of every byte before it, then b"MTBEND\\0\\0"
 
 Every block is an independent zstd frame with its content checksum, so one probe decompresses
@@ -98,10 +100,12 @@ def _compress_blocks(chunks, level, threads=None):
         return list(ex.map(work, chunks, chunksize=16))
 
 
-def write_table(path, header: dict, values: np.ndarray, dtc: np.ndarray, anchors: np.ndarray):
+def write_table(path, header: dict, values: np.ndarray, dtc: np.ndarray, anchors: np.ndarray,
+                curse: np.ndarray | None = None):
     """Write one subspace atomically. ``values``: codes 0 draw, 1 win, 2 loss, 3 unused;
-    ``dtc``: distances (0 for draws); ``anchors``: the anchor representatives."""
-    from .kernels.pack import fill_and_pack
+    ``dtc``: distances (0 for draws); ``anchors``: the anchor representatives; ``curse``
+    (rules with a no-removal limit): 1 cursed win, 2 blessed loss, else 0 (limits.py)."""
+    from .kernels.pack import fill_and_pack, pack2
 
     values = np.ascontiguousarray(values, dtype=np.uint8)
     dtc = np.ascontiguousarray(dtc)
@@ -121,6 +125,15 @@ def write_table(path, header: dict, values: np.ndarray, dtc: np.ndarray, anchors
     dtc_chunks = [mv_d[i : i + DTC_BLOCK * width] for i in range(0, slots * width, DTC_BLOCK * width)]
     wdl_blocks = _compress_blocks(wdl_chunks, WDL_LEVEL)
     dtc_blocks = [] if ones else _compress_blocks(dtc_chunks, DTC_LEVEL)
+    sections_written = [("wdl", wdl_blocks, WDL_BLOCK, "2bit"),
+                        ("dtc", dtc_blocks, DTC_BLOCK, "ones" if ones else ("uint16" if wide else "uint8"))]
+    if curse is not None:
+        cpacked = np.zeros((slots + 3) // 4, dtype=np.uint8)
+        pack2(np.ascontiguousarray(curse, dtype=np.uint8), cpacked)
+        mv_c = memoryview(cpacked)
+        curse_blocks = _compress_blocks(
+            [mv_c[i : i + WDL_BLOCK // 4] for i in range(0, len(cpacked), WDL_BLOCK // 4)], WDL_LEVEL)
+        sections_written.append(("curse", curse_blocks, WDL_BLOCK, "2bit"))
     # stored plain, so a reader can binary-search it in place (a few hundred KB at most)
     anchor_blob = np.asarray(anchors, dtype="<u4").tobytes()
 
@@ -130,10 +143,7 @@ def write_table(path, header: dict, values: np.ndarray, dtc: np.ndarray, anchors
         out["anchors"] = {"offset": pos, "length": len(anchor_blob), "count": int(len(anchors)),
                           "dtype": "uint32le"}
         pos = _align(pos + len(anchor_blob))
-        for name, blocks, per, codec in (
-            ("wdl", wdl_blocks, WDL_BLOCK, "2bit"),
-            ("dtc", dtc_blocks, DTC_BLOCK, "ones" if ones else ("uint16" if wide else "uint8")),
-        ):
+        for name, blocks, per, codec in sections_written:
             table_at = pos
             pos = table_at + 8 * (len(blocks) + 1)
             offsets = [pos]
@@ -182,7 +192,7 @@ def write_table(path, header: dict, values: np.ndarray, dtc: np.ndarray, anchors
         pad_to(sections["anchors"]["offset"])
         put(anchor_blob)
         pos += len(anchor_blob)
-        for name, blocks in (("wdl", wdl_blocks), ("dtc", dtc_blocks)):
+        for name, blocks, _, _ in sections_written:
             sec = sections[name]
             pad_to(sec["offset_table"])
             table = np.array(sec["_offsets"], dtype="<u8").tobytes()
@@ -281,7 +291,9 @@ class TableFile:
             # (the trailer is checked with the digest by checksum_ok / morris verify)
             self.slots = int(self.header["slots"])
             self._sec = {}
-            for name in ("wdl", "dtc"):
+            for name in ("wdl", "dtc", "curse"):
+                if name == "curse" and name not in self.header["sections"]:
+                    continue  # only files of rules with a no-removal limit have it
                 sec = self.header["sections"][name]
                 nb = int(sec["nblocks"])
                 at = int(sec["offset_table"])
@@ -412,6 +424,28 @@ class TableFile:
             return raw[2 * j] | (raw[2 * j + 1] << 8)
         return raw[j]
 
+    @property
+    def has_curse(self) -> bool:
+        return "curse" in self._sec
+
+    def curse(self, i: int) -> int:
+        """Curse code of slot i (files of rules with a no-removal limit): 1 cursed win, 2 blessed
+        loss, 0 otherwise (0 in files without the section)."""
+        if not 0 <= i < self.slots:
+            raise IndexError(i)
+        if "curse" not in self._sec:
+            return 0
+        per = self._sec["curse"][2]
+        raw = self._block("curse", i // per)
+        j = i % per
+        return (raw[j >> 2] >> (2 * (j & 3))) & 3
+
+    def curse_all(self) -> np.ndarray:
+        """The whole curse plane (zeros in files without one)."""
+        if "curse" not in self._sec:
+            return np.zeros(self.slots, dtype=np.uint8)
+        return unpack_2bit(self._bulk("curse"), self.slots)
+
     def values_all(self) -> np.ndarray:
         """The whole value plane (codes 0 draw, 1 win, 2 loss; unused slots hold a neighbour's)."""
         return unpack_2bit(self.wdl_packed(), self.slots)
@@ -519,17 +553,21 @@ def table_path(out, variant, sub) -> str:
 
 def ruleset_fields(variant) -> dict:
     """The header fields that must match for a file to serve a variant's positions."""
-    return {
+    out = {
         "ruleset": variant.ruleset_id,
         "board": variant.board.name,
         "flying": variant.rules.flying,
         "double_mill_removes": variant.rules.double_mill_removes,
         "no_removal_limit": variant.rules.no_removal_limit,
     }
+    if variant.rules.endgame_no_removal_limit is not None:  # (files before it existed lack it)
+        out["endgame_no_removal_limit"] = variant.rules.endgame_no_removal_limit
+    return out
 
 
-def table_header(variant, sub, hasher, values, dtc) -> dict:
-    """The header of a subspace's file, checked against the Burnside count of its positions."""
+def table_header(variant, sub, hasher, values, dtc, curse_counts=None) -> dict:
+    """The header of a subspace's file, checked against the Burnside count of its positions.
+    ``curse_counts``: (cursed wins, blessed losses), for rules with a no-removal limit."""
     from .index import count_positions
     from .version import __version__
 
@@ -555,6 +593,9 @@ def table_header(variant, sub, hasher, values, dtc) -> dict:
         max_loss_dtc=st["max_loss_dtc"],
         distance="dtc-placement" if sub.placement else "dtc",
     )
+    if variant.limited:
+        hdr["limit"] = None if sub.placement else variant.rules.limit_of(sub.m, sub.o)
+        hdr["cursed_wins"], hdr["blessed_losses"] = (int(x) for x in curse_counts)
     expected = count_positions(board, sub.m, sub.o)
     if positions != expected:
         raise RuntimeError(f"{sub}: {positions} used slots, Burnside counts {expected}")

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass, field
 
+from . import rules
 from .errors import IllegalMoveError
 from .position import COLOR_NAMES, WHITE, Move, Position
 from .rules import DRAW, WIN
@@ -20,11 +21,16 @@ class Game:
     start: Position
     moves: list[Move] = field(default_factory=list)
     positions: list[Position] = field(default_factory=list)
-    no_removal_plies: int = 0
 
     def __post_init__(self):
         self.positions = [self.start]
-        self._seen = Counter([self.start])
+        self._seen = Counter([self.start.key])  # repetition ignores the no-removal counter
+
+    @property
+    def no_removal_plies(self) -> int:
+        """Plies of the movement phase since the last removal (the position's counter; kept only
+        under a no-removal limit)."""
+        return self.position.no_removal_plies
 
     @property
     def position(self) -> Position:
@@ -41,11 +47,7 @@ class Game:
         nxt = pos.play_turn(turn)
         self.moves.append(pos.move_of_turn(turn))
         self.positions.append(nxt)
-        self._seen[nxt] += 1
-        if turn[2]:
-            self.no_removal_plies = 0
-        elif not pos.in_placement:
-            self.no_removal_plies += 1
+        self._seen[nxt.key] += 1
         return nxt
 
     def push_tokens(self, tokens) -> None:
@@ -77,7 +79,7 @@ class Game:
 
     def _status(self):
         pos = self.position
-        value = pos.outcome()
+        value = rules.terminal(pos.variant, *pos.state)  # before the limit: blocked loses
         mover = COLOR_NAMES[pos.turn]
         other = COLOR_NAMES[1 - pos.turn]
         if value is not None:
@@ -89,9 +91,9 @@ class Game:
                 loser = other if value == WIN else mover
                 return score, f"{loser} has fewer than {LOSE_BELOW} pieces"
             return score, f"{mover} has no legal move"
-        if self._seen[pos] >= 3:
+        if pos.drawn_by_limit:
+            return "1/2-1/2", f"{pos.limit} plies without a removal"
+        if self._seen[pos.key] >= 3:
             return "1/2-1/2", "threefold repetition"
-        limit = pos.variant.rules.no_removal_limit
-        if limit is not None and self.no_removal_plies >= limit:
-            return "1/2-1/2", f"{limit} plies without a removal"
         return None, None
+

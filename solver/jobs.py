@@ -1,5 +1,9 @@
 """Units of solving work: a movement pair, or a placement subspace.
 
+Under a no-removal limit (limits.py) every job has an unlimited twin (``unlimited=True``: the
+same subspaces under the rules without the limit, in their own directory), which it reads to
+tell cursed wins and blessed losses from draws.
+
 A job names the subspaces it writes, the jobs whose files it reads (``inputs``), how heavy it is
 (``weight``: positions; ``memory``: bytes at its peak) and how to do it (``run``: read the input
 files, solve, write the files atomically). The scheduler (schedule.py) only ever calls these,
@@ -23,10 +27,37 @@ class Job:
     """A job writes the files of ``subspaces``; see the module docstring."""
 
     sub: Subspace
+    unlimited: bool = False  # the twin without the no-removal limit, of a limited solve
 
     @property
     def name(self) -> str:
-        return "/".join(s.name for s in self.subspaces)
+        return "/".join(s.name for s in self.subspaces) + (" (no limit)" if self.unlimited else "")
+
+    def rules(self, variant):
+        """The variant whose directory this job writes: without the limit for a twin."""
+        return variant.unlimited if self.unlimited else variant
+
+    def twin(self) -> "Job":
+        """This job without the no-removal limit."""
+        return type(self)(self.sub, unlimited=True)
+
+    def _own(self, variant, jobs: list) -> list:
+        """``jobs`` (input jobs named as if unlimited) as jobs of this job's rules, and the
+        twin where this job is of limited rules."""
+        if self.unlimited:
+            return [j.twin() for j in jobs]
+        return jobs + ([self.twin()] if variant.limited else [])
+
+    def curse_of(self, out, variant, sub, values):
+        """(curse plane, (cursed wins, blessed losses)) of ``sub``'s values under the limit,
+        from the twin's file; (None, None) for unlimited rules."""
+        if not variant.limited or self.unlimited:
+            return None, None
+        from .limits import curse_plane
+
+        unlimited = read_planes(table_path(out, variant.unlimited, sub), with_dtc=False)[0]
+        plane, cw, bl = curse_plane(values, unlimited, sub.name)
+        return plane, (cw, bl)
 
     @property
     def subspaces(self) -> tuple:
@@ -34,7 +65,7 @@ class Job:
 
     @property
     def sort_key(self):
-        return (self.order, self.sub)
+        return (self.order, self.sub, not self.unlimited)
 
     def __str__(self):
         return self.name
@@ -51,7 +82,8 @@ class Job:
 
     def done(self, out, variant) -> bool:
         """Whether every file of the job is complete and its checksum matches."""
-        return all(check_file(table_path(out, variant, s)) is None for s in self.subspaces)
+        v = self.rules(variant)
+        return all(check_file(table_path(out, v, s)) is None for s in self.subspaces)
 
     def weight(self, variant) -> int:
         board = variant.board
@@ -78,7 +110,7 @@ class MovementPair(Job):
         return self.sub.pair
 
     def inputs(self, variant) -> list[Job]:
-        return [MovementPair(d) for d in pair_dependencies(self.sub)]
+        return self._own(variant, [MovementPair(d) for d in pair_dependencies(self.sub)])
 
     def input_subspaces(self, variant) -> list[Subspace]:
         out = []
@@ -96,19 +128,23 @@ class MovementPair(Job):
 
         rep = reporter or Reporter(quiet=True)
         hasher = hasher or Hasher(variant.board)
+        variant = self.rules(variant)
         os.makedirs(ruleset_dir(out, variant), exist_ok=True)
         t0 = time.perf_counter()
         children = {c: read_planes(table_path(out, variant, c), with_dtc=False)[0]
                     for c in self.input_subspaces(variant)}
         t_load = time.perf_counter() - t0
-        result = solve_pair(variant, self.sub, children, hasher, rep)
+        limit = variant.rules.limit_of(self.sub.m, self.sub.o)
+        result = solve_pair(variant, self.sub, children, hasher, rep, limit=limit)
         del children
         t0 = time.perf_counter()
         stats = {}
         for sub in self.subspaces:
             values, dtc = result.values[sub], result.dtc[sub]
-            hdr = table_header(variant, sub, hasher, values, dtc)
-            write_table(table_path(out, variant, sub), hdr, values, dtc, hasher.anchor_reps(sub.o))
+            curse, counts = self.curse_of(out, variant, sub, values)
+            hdr = table_header(variant, sub, hasher, values, dtc, counts)
+            write_table(table_path(out, variant, sub), hdr, values, dtc, hasher.anchor_reps(sub.o),
+                        curse)
             stats[sub] = hdr
         seconds = dict(result.seconds, load=t_load, write=time.perf_counter() - t0)
         return {"pair": self.sub, "stats": stats, "seconds": seconds, "levels": result.levels}
@@ -127,7 +163,7 @@ class PlacementSubspace(Job):
             j = PlacementSubspace(c) if c.placement else MovementPair(pair_key(c))
             if j not in out:
                 out.append(j)
-        return sorted(out, key=lambda j: j.sort_key)
+        return sorted(self._own(variant, out), key=lambda j: j.sort_key)
 
     def input_subspaces(self, variant) -> list[Subspace]:
         return placement_inputs(self.sub, variant.rules.double_mill_removes)
@@ -136,12 +172,15 @@ class PlacementSubspace(Job):
         from .placement import evaluate, load_children
 
         hasher = hasher or Hasher(variant.board)
+        variant = self.rules(variant)
         os.makedirs(ruleset_dir(out, variant), exist_ok=True)
         planes = load_children(out, variant, self.sub)
         vals, dtc = evaluate(variant, self.sub, planes, hasher, reporter=reporter)
         del planes
-        hdr = table_header(variant, self.sub, hasher, vals, dtc)
-        write_table(table_path(out, variant, self.sub), hdr, vals, dtc, hasher.anchor_reps(self.sub.o))
+        curse, counts = self.curse_of(out, variant, self.sub, vals)
+        hdr = table_header(variant, self.sub, hasher, vals, dtc, counts)
+        write_table(table_path(out, variant, self.sub), hdr, vals, dtc,
+                    hasher.anchor_reps(self.sub.o), curse)
         return hdr["positions"]
 
 

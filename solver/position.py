@@ -5,14 +5,17 @@ the pieces each side still has in hand, and the side to move. It belongs to a va
 
 Two notations read and write positions (:meth:`Position.parse` tells them apart):
 
-- compact: ``"<white points>/<black points> <w|b> [<white in hand> <black in hand>]"``, points
-  comma-separated, hands 0 0 when left out. ``a1,d1,g1/a7,d7,g7 w`` is a movement-phase position,
-  ``a1,d1/d2 w 7 8`` one during placement.
+- compact: ``"<white points>/<black points> <w|b> [<white in hand> <black in hand>] [c=<N>]"``,
+  points comma-separated, hands 0 0 when left out. ``a1,d1,g1/a7,d7,g7 w`` is a movement-phase
+  position, ``a1,d1/d2 w 7 8`` one during placement. ``c=N``: the no-removal counter (plies of the
+  movement phase since the last removal), only under a no-removal limit (limits.py); 0 when
+  left out.
 - Sanmill's FEN: the board as ``inner8/middle8/outer8`` (each ring from its d-file point,
   clockwise; ``O`` white, ``@`` black, ``*`` empty), side to move, phase, action, then white on
   board, white in hand, black on board, black in hand, pieces to remove (white, black), the last
   mill's from/to squares (white, black), formed mills, the no-removal ply counter and the move
-  number. The start position is
+  number. The counter is read under a no-removal limit in the movement phase and ignored
+  otherwise (Sanmill writes one in every FEN). The start position is
   ``********/********/******** w p p 0 9 0 9 0 0 -1 -1 -1 -1 0 0 1``.
 
 A :class:`Move` is one whole turn, its removals included; its token is Sanmill's: ``d2``,
@@ -93,11 +96,15 @@ class Position:
     turn: int
     white_hand: int = 0
     black_hand: int = 0
+    #: plies of the movement phase since the last removal (only under a no-removal limit)
+    no_removal_plies: int = 0
 
     # ------------------------------------------------------------------ construction
     @classmethod
-    def from_masks(cls, variant, white, black, turn, white_hand=0, black_hand=0) -> "Position":
-        pos = cls(variant, int(white), int(black), int(turn), int(white_hand), int(black_hand))
+    def from_masks(cls, variant, white, black, turn, white_hand=0, black_hand=0,
+                   no_removal_plies=0) -> "Position":
+        pos = cls(variant, int(white), int(black), int(turn), int(white_hand), int(black_hand),
+                  int(no_removal_plies))
         pos.validate()
         return pos
 
@@ -131,10 +138,13 @@ class Position:
     def from_compact(cls, text: str, variant: Variant | str = "standard") -> "Position":
         v = get_variant(variant) if isinstance(variant, str) else variant
         fields = text.split()
+        counter = 0
+        if len(fields) in (3, 5) and fields[-1].startswith("c="):
+            counter = _parse_int(fields.pop()[2:], "no-removal counter (c=N)")
         if len(fields) not in (2, 4):
             raise IllegalPositionError(
                 f"malformed position {text!r}: expected '<white points>/<black points> <w|b> "
-                f"[<white in hand> <black in hand>]'"
+                f"[<white in hand> <black in hand>] [c=<no-removal counter>]'"
             )
         if fields[0].count("/") != 1:
             raise IllegalPositionError(
@@ -169,7 +179,7 @@ class Position:
         hands = (0, 0)
         if len(fields) == 4:
             hands = tuple(_parse_count(f, "pieces in hand") for f in fields[2:])
-        return cls.from_masks(v, masks[0], masks[1], turn, hands[0], hands[1])
+        return cls.from_masks(v, masks[0], masks[1], turn, hands[0], hands[1], counter)
 
     @classmethod
     def from_fen(cls, text: str, variant: Variant | str = "standard") -> "Position":
@@ -241,7 +251,12 @@ class Position:
             raise IllegalPositionError(
                 f"FEN phase m (movement) with pieces in hand ({w_hand} white, {b_hand} black)"
             )
-        return cls.from_masks(v, white, black, turn, w_hand, b_hand)
+        counter = 0
+        if len(nums) >= 12 and v.limited and not (w_hand or b_hand):
+            counter = _parse_int(nums[11], "FEN no-removal counter")
+            if v.rules.limit_of(_popcount(white), _popcount(black)) is None:
+                counter = 0  # no limit applies in this subspace
+        return cls.from_masks(v, white, black, turn, w_hand, b_hand, counter)
 
     # ------------------------------------------------------------------ validation
     def validate(self) -> None:
@@ -280,6 +295,14 @@ class Position:
                 f"{me} to move with no piece in hand while {other} still has "
                 f"{self.opponent_hand} to place: during placement the side to move places a piece"
             )
+        if not isinstance(self.no_removal_plies, int):
+            raise IllegalPositionError(f"the no-removal counter must be a number, got {self.no_removal_plies!r}")
+        from .limits import check_counter
+
+        why = check_counter(v, self.no_removal_plies, _popcount(self.white), _popcount(self.black),
+                            self.in_placement)
+        if why:
+            raise IllegalPositionError(why)
 
     # ------------------------------------------------------------------ views
     @property
@@ -334,12 +357,16 @@ class Position:
         s = f"{w}/{b} {'wb'[self.turn]}"
         if self.in_placement:
             s += f" {self.white_hand} {self.black_hand}"
+        if self.no_removal_plies:
+            s += f" c={self.no_removal_plies}"
         return s
 
     def __str__(self):
         return self.to_compact()
 
-    def to_fen(self, no_removal_plies: int = 0, fullmove: int | None = None) -> str:
+    def to_fen(self, no_removal_plies: int | None = None, fullmove: int | None = None) -> str:
+        if no_removal_plies is None:
+            no_removal_plies = self.no_removal_plies
         if any(p not in FEN_POINTS for p in self.board.points):
             raise IllegalPositionError(f"Sanmill's FEN cannot describe the {self.board.name} board")
         chars = []
@@ -373,10 +400,35 @@ class Position:
         """``(mover, opponent, mover_hand, opponent_hand)``: the masks and hands of rules.py."""
         return self.mover, self.opponent, self.mover_hand, self.opponent_hand
 
+    @property
+    def limit(self) -> int | None:
+        """The no-removal limit of this position's subspace (None: none applies)."""
+        if self.in_placement:
+            return None
+        return self.variant.rules.limit_of(self.count(WHITE), self.count(BLACK))
+
+    @property
+    def drawn_by_limit(self) -> bool:
+        """Whether the no-removal counter has reached the limit (the game is then drawn, unless
+        the side to move has no legal move: :meth:`outcome` decides that first)."""
+        limit = self.limit
+        return limit is not None and self.no_removal_plies >= limit
+
+    @property
+    def key(self) -> "Position":
+        """The position without its counter (what threefold repetition compares)."""
+        if not self.no_removal_plies:
+            return self
+        return Position(self.variant, self.white, self.black, self.turn, self.white_hand,
+                        self.black_hand)
+
     def outcome(self):
         """``None`` while the game goes on, else ``'win'``, ``'draw'`` or ``'loss'`` for the side
-        to move."""
-        return rules.terminal(self.variant, *self.state)
+        to move (a draw too when the no-removal counter has reached the limit)."""
+        value = rules.terminal(self.variant, *self.state)
+        if value is None and self.drawn_by_limit:
+            return "draw"
+        return value
 
     def is_game_over(self) -> bool:
         return self.outcome() is not None
@@ -385,6 +437,8 @@ class Position:
         """Legal turns as ``(frm, to, removed)`` tuples (rules.py); none when the game is over."""
         ts = rules.turns(self.variant, *self.state)
         if rules.terminal(self.variant, *self.state, any_turn=bool(ts)) is not None:
+            return []
+        if self.drawn_by_limit:
             return []
         return ts
 
@@ -438,9 +492,13 @@ class Position:
         """The position after a turn ``(frm, to, removed)`` (not checked for legality)."""
         (mover, opp, mover_hand, opp_hand), switched = rules.child(*self.state, turn)
         turn_ = 1 - self.turn if switched else self.turn
+        counter = 0  # after a removal, and during placement (its plies do not count)
+        if not (turn[2] or self.in_placement) and self.variant.limited:
+            if self.variant.rules.limit_of(_popcount(mover), _popcount(opp)) is not None:
+                counter = self.no_removal_plies + 1
         if turn_ == WHITE:
-            return Position(self.variant, mover, opp, turn_, mover_hand, opp_hand)
-        return Position(self.variant, opp, mover, turn_, opp_hand, mover_hand)
+            return Position(self.variant, mover, opp, turn_, mover_hand, opp_hand, counter)
+        return Position(self.variant, opp, mover, turn_, opp_hand, mover_hand, counter)
 
     def _why_illegal(self, frm: int, to: int, removed: int) -> str:
         board = self.board

@@ -45,7 +45,11 @@ def movement_double_mills_possible(board) -> bool:
 
 
 def solve_pair(variant, top: Subspace, children: dict, hasher: Hasher | None = None,
-               reporter: Reporter | None = None) -> PairResult:
+               reporter: Reporter | None = None, limit: int | None = None) -> PairResult:
+    """``limit``: the no-removal limit L of the pair (limits.py). Propagation then stops after
+    level L: what is undecided is a draw at counter 0, and a decided position's dtc is its
+    distance under the limit (it wins or loses at counter c exactly when dtc <= L - c). The
+    children's planes are then their values at counter 0 under the limit."""
     from .kernels import retro as K
 
     rep = reporter or Reporter(quiet=True)
@@ -114,6 +118,8 @@ def solve_pair(variant, top: Subspace, children: dict, hasher: Hasher | None = N
         while True:
             if d >= 2 and not flags.any():
                 break
+            if limit is not None and d >= limit:
+                break  # levels beyond the limit are draws under it
             if flags.any():
                 flags_next[:] = 0
                 for t in range(ntask):

@@ -18,6 +18,12 @@ value     meaning
           playing to make it as late as possible
 ========= =============================================================================
 
+Under a no-removal limit (limits.py) the value is the value at the position's counter
+(``Position.no_removal_plies``) and ``dtc`` the distance under the limit; :meth:`Tablebase.category`
+(and ``Analysis.category``) gives the category at counter 0: ``win``, ``cursed-win`` (a win
+without the limit, a draw under it), ``draw``, ``blessed-loss`` or ``loss``. Each move is valued
+at the counter that follows it (one more, or 0 after a removal).
+
 A finished game (fewer than 3 pieces after placement, or no legal move) is probed without any
 file, with ``dtc`` 0. During placement the distance counts plies to the next removal or to the
 end of placement, whichever comes first (see placement.py).
@@ -59,6 +65,8 @@ from .codes import NEGATE_NAME, VALUE_NAMES
 from .dbfile import SUFFIX, TableFile, ruleset_fields
 from .errors import CorruptDatabaseError, MissingSubspaceError, VariantMismatchError
 from .index import Hasher
+from .limits import category as category_of
+from .limits import value_at
 from .subspaces import Subspace
 from .position import Move, Position
 from .symmetry import SymmetryGroup
@@ -95,16 +103,22 @@ class Analysis:
     search_seconds: float = 0.0  # time this analysis took, where it needed a search
     load_seconds: float = 0.0  # of which loading the search's movement values (the first time)
     missing: str | None = None  # the subspace no file held, when a search was needed
+    category: str | None = None  # under a no-removal limit: the category at counter 0
 
     def to_json(self, notation: str = "compact"):
         pos = self.position.to_fen() if notation == "fen" else self.position.to_compact()
-        return {
+        out = {
             "position": pos,
             "value": self.value,
             "dtc": self.dtc,
             "moves": [m.to_json() for m in self.moves],
             "source": self.source,
         }
+        if self.position.variant.limited:
+            out["counter"] = self.position.no_removal_plies
+            out["limit"] = self.position.limit
+            out["category"] = self.category
+        return out
 
 
 def move_order_key(info: MoveInfo):
@@ -205,7 +219,6 @@ class Tablebase:
         tf = self._files.get(key)
         if tf is not None:
             return tf
-        variant.require_solvable()
         with self._lock:
             tf = self._files.get(key)
             if tf is not None:
@@ -271,7 +284,20 @@ class Tablebase:
         if tf is None:
             return ProbeResult(i, 0)
         code, dtc = tf.value_dtc(i)
-        return ProbeResult(VALUE_NAMES[code], dtc)
+        limit = position.limit
+        if limit is None:
+            return ProbeResult(VALUE_NAMES[code], dtc)
+        value = value_at(VALUE_NAMES[code], dtc, limit, position.no_removal_plies)
+        return ProbeResult(value, None if value == "draw" else dtc)
+
+    def category(self, position: Position) -> str:
+        """Under a no-removal limit: the position's category at counter 0 (limits.py); without
+        a limit its value. Raises :class:`MissingSubspaceError` where no file holds it (search
+        tells values only)."""
+        tf, i = self._slot_or_end(position)
+        if tf is None:
+            return i
+        return category_of(tf.value(i), tf.curse(i))
 
     def _searching(self, position: Position) -> bool:
         return self.search_mode == "always" and position.in_placement
@@ -300,6 +326,8 @@ class Tablebase:
             return self._search_value(position)
         if tf is None:
             return i
+        if position.limit is not None:  # the value at the counter needs the distance
+            return self._db_probe(position).value
         return VALUE_NAMES[tf.value(i)]
 
     def get(self, position: Position, default=None):
@@ -362,14 +390,17 @@ class Tablebase:
             infos.sort(key=lambda m: ({"win": 0, "draw": 1, "loss": 2}[m.value], str(m.move)))
         else:
             infos.sort(key=move_order_key)
+        category = None
         if me is None:  # the best of the moves
             me = ProbeResult(infos[0].value, None) if infos else ProbeResult("loss", 0)
+        elif position.variant.limited:
+            category = self.category(position)
         load = 0.0 if loaded_before else self._load_seconds.get(position.variant.ruleset_id, 0.0)
         return Analysis(position, me.value, me.dtc, infos,
                         source="search" if search else "database",
                         search_seconds=time.perf_counter() - t0 if search else 0.0,
                         load_seconds=load if search else 0.0,
-                        missing=missing if search else None)
+                        missing=missing if search else None, category=category)
 
     # ------------------------------------------------------------------ search
     def _may_search(self, position: Position, exc: MissingSubspaceError) -> bool:
@@ -393,12 +424,11 @@ class Tablebase:
 
             found = None
             t = time.perf_counter()
-            if not variant.rules.no_removal_limit:
-                subs = movement_subspaces(variant)
-                for d in self.directories(variant):
-                    if all(os.path.exists(os.path.join(d, s.name + SUFFIX)) for s in subs):
-                        found = PlacementSearch(os.path.dirname(d), variant)
-                        break
+            subs = movement_subspaces(variant)
+            for d in self.directories(variant):
+                if all(os.path.exists(os.path.join(d, s.name + SUFFIX)) for s in subs):
+                    found = PlacementSearch(os.path.dirname(d), variant)
+                    break
             self._load_seconds[key] = time.perf_counter() - t
             self._searches[key] = found
             return found

@@ -168,15 +168,21 @@ class Rules:
     - ``pieces``: pieces per side.
     - ``flying``: a player with exactly 3 pieces on the board after placement moves to any point.
     - ``double_mill_removes``: pieces removed when one turn closes two mills (1 or 2).
-    - ``no_removal_limit``: plies without a removal, counted after placement, after which the
-      game is drawn in play; ``None`` for no limit. It does not change perfect-play values of
-      positions; the databases tell wins it blocks apart from real ones.
+    - ``no_removal_limit``: L, plies of the movement phase without a removal after which the
+      game is drawn (counted from 0 at the start of the movement phase and after every removal;
+      a side to move without a legal move still loses); ``None`` for no limit.
+    - ``endgame_no_removal_limit``: E, the limit instead of L in every subspace where a side has
+      exactly 3 pieces; ``None``: L there too.
+
+    With a limit the values depend on the counter (limits.py); databases of such rules are
+    solved in their own ruleset directory.
     """
 
     pieces: int = 9
     flying: bool = True
     double_mill_removes: int = 1
     no_removal_limit: int | None = None
+    endgame_no_removal_limit: int | None = None
 
     def __post_init__(self):
         if not isinstance(self.pieces, int) or not 3 <= self.pieces <= 12:
@@ -185,12 +191,22 @@ class Rules:
             raise UnknownVariantError(
                 f"pieces removed for a double mill must be 1 or 2, got {self.double_mill_removes!r}"
             )
-        if self.no_removal_limit is not None and (
-            not isinstance(self.no_removal_limit, int) or self.no_removal_limit < 1
-        ):
-            raise UnknownVariantError(
-                f"the no-removal limit must be a positive number of plies, got {self.no_removal_limit!r}"
-            )
+        for what, lim in (("no-removal limit", self.no_removal_limit),
+                          ("endgame no-removal limit", self.endgame_no_removal_limit)):
+            if lim is not None and (not isinstance(lim, int) or isinstance(lim, bool) or lim < 1):
+                raise UnknownVariantError(f"the {what} must be a positive number of plies, got {lim!r}")
+
+    @property
+    def limited(self) -> bool:
+        """Whether some subspace has a no-removal limit."""
+        return self.no_removal_limit is not None or self.endgame_no_removal_limit is not None
+
+    def limit_of(self, m: int, o: int) -> int | None:
+        """The no-removal limit (plies) of the movement subspace with m and o pieces: E where a
+        side has exactly 3 pieces and E is set, else L (None: no limit there)."""
+        if self.endgame_no_removal_limit is not None and 3 in (m, o):
+            return self.endgame_no_removal_limit
+        return self.no_removal_limit
 
 
 @dataclass(frozen=True)
@@ -224,7 +240,22 @@ class Variant:
             parts.append(f"dm{self.rules.double_mill_removes}")
         if self.rules.no_removal_limit is not None:
             parts.append(f"limit{self.rules.no_removal_limit}")
+        if self.rules.endgame_no_removal_limit is not None:
+            parts.append(f"endgame{self.rules.endgame_no_removal_limit}")
         return "-".join(parts)
+
+    @property
+    def limited(self) -> bool:
+        return self.rules.limited
+
+    @cached_property
+    def unlimited(self) -> "Variant":
+        """The same board and rules without the no-removal limits (itself when it has none):
+        the rules whose values tell a limited database which draws are cursed wins."""
+        if not self.rules.limited:
+            return self
+        rules = dataclasses.replace(self.rules, no_removal_limit=None, endgame_no_removal_limit=None)
+        return Variant(self.name, self.board, rules)
 
     def describe(self) -> dict:
         return {
@@ -235,20 +266,8 @@ class Variant:
             "flying": self.rules.flying,
             "double_mill_removes": self.rules.double_mill_removes,
             "no_removal_limit": self.rules.no_removal_limit,
+            "endgame_no_removal_limit": self.rules.endgame_no_removal_limit,
         }
-
-    def require_solvable(self) -> None:
-        """Databases hold perfect-play values without a no-removal limit; with a limit some wins
-        are not wins in play (cursed), which they cannot tell yet: refuse rather than answer
-        wrongly."""
-        if self.rules.no_removal_limit is not None:
-            from .errors import UnsupportedRulesError
-
-            raise UnsupportedRulesError(
-                f"databases for a no-removal limit ({self.rules.no_removal_limit} plies) are not "
-                f"supported yet: their values would ignore the limit. Play under the limit works "
-                f"(morris moves/play track it); solve and probe without --no-removal-limit"
-            )
 
     def cli_flags(self) -> str:
         """The ``morris`` options that select this variant's board and rules, e.g.
@@ -263,6 +282,8 @@ class Variant:
                 out.append(f"--double-mill-removes {r.double_mill_removes}")
         if r.no_removal_limit is not None:
             out.append(f"--no-removal-limit {r.no_removal_limit}")
+        if r.endgame_no_removal_limit is not None:
+            out.append(f"--endgame-no-removal-limit {r.endgame_no_removal_limit}")
         return " ".join(out)
 
 
@@ -285,6 +306,7 @@ def get_variant(
     flying: bool | None = None,
     double_mill_removes: int | None = None,
     no_removal_limit: int | None = None,
+    endgame_no_removal_limit: int | None = None,
     pieces: int | None = None,
 ) -> Variant:
     """A built-in variant, with rule options changed where given."""
@@ -304,6 +326,8 @@ def get_variant(
         changes["double_mill_removes"] = double_mill_removes
     if no_removal_limit is not None:
         changes["no_removal_limit"] = no_removal_limit
+    if endgame_no_removal_limit is not None:
+        changes["endgame_no_removal_limit"] = endgame_no_removal_limit
     if pieces is not None:
         changes["pieces"] = pieces
     if not changes:
@@ -324,6 +348,7 @@ def variant_for_header(header: dict) -> Variant:
         flying=bool(header["flying"]),
         double_mill_removes=int(header["double_mill_removes"]),
         no_removal_limit=header["no_removal_limit"],
+        endgame_no_removal_limit=header.get("endgame_no_removal_limit"),
     )
     return Variant(header.get("ruleset", board.name), board, rules)
 
@@ -339,5 +364,6 @@ def variant_from_description(d: dict) -> Variant:
         flying=bool(d["flying"]),
         double_mill_removes=int(d["double_mill_removes"]),
         no_removal_limit=d["no_removal_limit"],
+        endgame_no_removal_limit=d.get("endgame_no_removal_limit"),
     )
     return Variant(d["name"], board, rules)

@@ -30,6 +30,8 @@ class FileReport:
     mismatches: int = 0
     first_mismatch: str | None = None
     skipped: str | None = None
+    #: rules with a no-removal limit: "ok", or why the curse plane was not checked
+    curse: str | None = None
 
     @property
     def ok(self):
@@ -85,9 +87,39 @@ def verify(root: str, reporter: Reporter | None = None, forward: bool = True,
         header = headers[fr.path]
         if header["phase"] != "movement":
             _verify_placement(fr, header, os.path.dirname(fr.path), rep, sample)
-            continue
-        _verify_movement(fr, header, os.path.dirname(fr.path), rep, sample)
+        else:
+            _verify_movement(fr, header, os.path.dirname(fr.path), rep, sample)
+        if "cursed_wins" in header:
+            _verify_curse(fr, header)
     return report
+
+
+def _verify_curse(fr: FileReport, header):
+    """The curse plane of a file of limited rules against the unlimited file beside its
+    directory (``DB/<ruleset without the limit>/``): 1 where the value is a draw and the
+    unlimited value a win, 2 where it is a loss, else 0 (limits.py)."""
+    from .variants import variant_for_header
+
+    base = variant_for_header(header).unlimited
+    path = os.path.join(os.path.dirname(os.path.dirname(fr.path)), base.ruleset_id,
+                        header["subspace"] + SUFFIX)
+    if check_file(path) is not None:
+        fr.curse = f"not checked: {path} is missing or damaged"
+        return
+    with TableFile(fr.path) as tf:
+        vals, curse = tf.values_all(), tf.curse_all()
+    with TableFile(path) as tf:
+        unlimited = tf.values_all()
+    want = np.where(vals == 0, unlimited, 0)
+    bad = np.flatnonzero(want != curse)
+    # unused slots hold a neighbour's value in both planes: only used slots count
+    if len(bad):
+        h = Hasher(BOARDS[header["board"]])
+        sub = Subspace.parse(header["subspace"])
+        bad = bad[h.used_mask(sub)[bad]]
+    fr.curse = "ok" if not len(bad) else f"{len(bad)} wrong curse codes, first at slot {int(bad[0])}"
+    if len(bad):
+        fr.mismatches += len(bad)
 
 
 def _verify_movement(fr: FileReport, header, directory, rep, sample=None):
@@ -118,9 +150,12 @@ def _verify_movement(fr: FileReport, header, directory, rep, sample=None):
     Ob = h.orbits({sub.m, sub.o})
     flying = bool(header["flying"])
 
+    limit = header.get("limit")
+    limit = -1 if limit is None else int(limit)
+
     def check(part, bad, first):
         check_movement(T, Ob, flying, sub.m, sub.o, vals, dtc, sib_vals, sib_dtc, child_vals, part,
-                       bad, first)
+                       bad, first, limit)
 
     _run_check(fr, header, sub, h, len(vals), sample, rep, check)
 

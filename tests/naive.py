@@ -104,3 +104,72 @@ def solve_up_to(variant, top):
             if 3 <= o <= m:
                 results.update(solve_pair(variant, m, o, lower))
     return results
+
+
+# ---------------------------------------------------------------------------- no-removal limit
+def move_graph(variant, top):
+    """The movement positions with 3..``top`` pieces a side, numbered, and their moves: (keys,
+    pairs, edges, removals, blocked). ``pairs``: {(m, o) with m >= o: slice of keys}, lowest
+    total first; ``edges``: (src, dst) of the moves without removal; ``removals``: (src, dst)
+    of the moves that remove, dst -1 where the opponent is left with 2 pieces; ``blocked``:
+    positions whose mover has no legal move."""
+    import numpy as np
+
+    n = variant.board.n
+    keys, pairs = [], {}
+    for total in range(6, 2 * top + 1):
+        for m in range(3, top + 1):
+            o = total - m
+            if 3 <= o <= m:
+                start = len(keys)
+                for a, b in sorted({(m, o), (o, m)}):
+                    keys.extend(raw_positions(n, a, b))
+                pairs[(m, o)] = slice(start, len(keys))
+    number = {k: i for i, k in enumerate(keys)}
+    es, ed, rs, rd, blocked = [], [], [], [], []
+    for i, (mover, opp) in enumerate(keys):
+        ts = rules.turns(variant, mover, opp, 0, 0)
+        if not ts:
+            blocked.append(i)
+        for t in ts:
+            (cm, co, _, _), _ = rules.child(mover, opp, 0, 0, t)
+            if t[2]:
+                rs.append(i)
+                rd.append(-1 if bin(cm).count("1") < 3 else number[(cm, co)])
+            else:
+                es.append(i)
+                ed.append(number[(cm, co)])
+    arr = lambda x: np.array(x, dtype=np.int64)  # noqa: E731
+    return keys, pairs, (arr(es), arr(ed)), (arr(rs), arr(rd)), arr(blocked)
+
+
+def solve_with_counter(variant, graph):
+    """Values at every counter, by iterating the counter explicitly: V[i, c] for position i and
+    counter c (1 win, 0 draw, -1 loss for the side to move), straight from the rule: a blocked
+    mover loses; c >= limit draws; else the best move, a move without removal going to counter
+    c + 1 and a removal to counter 0 in the subspace below (a removal to 2 pieces wins)."""
+    import numpy as np
+
+    keys, pairs, (es, ed), (rs, rd), blocked = graph
+    limits = {p: variant.rules.limit_of(*p) for p in pairs}
+    top = max(limits.values())
+    V = np.zeros((len(keys), top + 1), dtype=np.int8)
+    is_blocked = np.zeros(len(keys), dtype=bool)
+    is_blocked[blocked] = True
+    for p, sl in pairs.items():  # lowest first: removals lead to pairs solved before
+        L = limits[p]
+        lo, hi = sl.start, sl.stop
+        e = (es >= lo) & (es < hi)
+        src, dst = es[e] - lo, ed[e]
+        r = (rs >= lo) & (rs < hi)
+        rsrc, rdst = rs[r] - lo, rd[r]
+        # removals do not depend on the counter: their value at counter 0 below (or a win)
+        rval = np.where(rdst < 0, 1, -V[np.maximum(rdst, 0), 0].astype(np.int64))
+        best_removal = np.full(hi - lo, -2, dtype=np.int64)
+        np.maximum.at(best_removal, rsrc, rval)
+        V[lo:hi, L] = np.where(is_blocked[lo:hi], -1, 0)
+        for c in range(L - 1, -1, -1):
+            best = best_removal.copy()
+            np.maximum.at(best, src, -V[dst, c + 1].astype(np.int64))
+            V[lo:hi, c] = np.where(is_blocked[lo:hi], -1, best)
+    return V, limits

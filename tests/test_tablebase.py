@@ -92,15 +92,3 @@ def test_other_rules_are_an_error_not_a_wrong_answer(solved, tmp_path):
 def test_missing_directory(tmp_path):
     with pytest.raises(MissingSubspaceError, match="no such database directory"):
         open_tablebase(tmp_path / "nothing")
-
-
-def test_no_removal_limit_is_refused_not_answered_wrongly(solved):
-    from morris.errors import UnsupportedRulesError
-    from morris.schedule import job_graph
-
-    limited = get_variant("standard", no_removal_limit=100)
-    with open_tablebase(solved) as tb:
-        with pytest.raises(UnsupportedRulesError, match="no-removal limit"):
-            tb.probe(Position.parse("a1,d1,g1,b2/a7,d7,g7 w", limited))
-    with pytest.raises(UnsupportedRulesError):
-        job_graph(limited)

@@ -72,3 +72,50 @@ def plane_stats(values, dtc, nchunk, out):
         out[c, 2] = losses
         out[c, 3] = mw
         out[c, 4] = ml
+
+
+@njit(parallel=True, **_NJ)
+def pack2(codes, packed):
+    """Pack 2-bit codes 4 to a byte (a plane with no unused slots to fill, e.g. the curse plane)."""
+    n = codes.shape[0]
+    for k in prange(packed.shape[0]):
+        byte = 0
+        for j in range(4):
+            i = 4 * k + j
+            if i < n:
+                byte |= np.int64(codes[i] & 3) << (2 * j)
+        packed[k] = byte
+
+
+@njit(parallel=True, **_NJ)
+def curse_plane(values, unlimited, nchunk, out, counts):
+    """``out``: the unlimited value where the value under the limit is a draw (1 cursed win,
+    2 blessed loss), else 0. ``counts`` rows per chunk: cursed wins, blessed losses, and
+    positions whose value under the limit is a win or loss the unlimited value contradicts
+    (a limit only turns wins and losses into draws: any such position is an error)."""
+    n = values.shape[0]
+    for c in prange(nchunk):
+        lo = n * c // nchunk
+        hi = n * (c + 1) // nchunk
+        cw = bl = bad = 0
+        for i in range(lo, hi):
+            v = values[i]
+            u = unlimited[i]
+            x = 0
+            if v == UNUSED:
+                pass  # (a file's unused slots hold a neighbour's value)
+            elif v == 0:
+                if u == 1:
+                    x = 1
+                    cw += 1
+                elif u == 2:
+                    x = 2
+                    bl += 1
+                elif u != 0:
+                    bad += 1
+            elif v != u:
+                bad += 1
+            out[i] = x
+        counts[c, 0] = cw
+        counts[c, 1] = bl
+        counts[c, 2] = bad

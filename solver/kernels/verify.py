@@ -5,6 +5,10 @@ and recomputes what the position must be: a win in the least dtc over winning mo
 draw if some move draws, else a loss in the largest dtc (a removal counts 1; no move at all is a
 loss in 0). Stored values that satisfy this everywhere are exactly right (the distances make
 every win and loss well founded).
+
+Under a no-removal limit L (``limit`` >= 0; -1 without one) the files hold values at counter 0
+and distances under the limit: a move without removal leads to counter 1, where a win or loss
+of distance above L - 1 is a draw (limits.py); removals lead to counter 0 as always.
 """
 
 from __future__ import annotations
@@ -36,9 +40,10 @@ def minimax(moves, best_win, draw, worst_loss):
 
 @njit(parallel=True, **_NJ)
 def check_movement(T, Ob, flying, m, o, vals, dtc, sib_vals, sib_dtc, child_vals, slots,
-                   bad_count, bad_first):
+                   bad_count, bad_first, limit):
     """Check the slots ``slots`` (increasing) of subspace (m, o). ``sib_*``: planes of (o, m);
-    ``child_vals``: values of (o-1, m). Per chunk: mismatches and the first mismatching slot."""
+    ``child_vals``: values of (o-1, m); ``limit``: the no-removal limit, -1 for none. Per
+    chunk: mismatches and the first mismatching slot."""
     n = T.n
     sblock = T.binom[n - m, o]
     cblock = T.binom[n - m, o - 1]
@@ -75,6 +80,8 @@ def check_movement(T, Ob, flying, m, o, vals, dtc, sib_vals, sib_dtc, child_vals
                         j = orb * sblock + ranked(T, s, rep, stab, sym_image(T, s, O))
                         v = sib_vals[j]
                         d = np.int64(sib_dtc[j]) + 1
+                        if limit >= 0 and d > limit:
+                            v = DRAW  # at counter 1 the limit comes first
                         if v == LOSS:
                             best_win = min(best_win, d)
                         elif v == DRAW:

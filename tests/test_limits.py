@@ -1,0 +1,253 @@
+"""Databases under the no-removal limit against the naive solver that iterates the counter."""
+
+import os
+
+import numpy as np
+import pytest
+
+import naive
+from morris.bot import PerfectPlayer
+from morris.codes import DRAW, LOSS, UNUSED, WIN
+from morris.dbfile import TableFile
+from morris.errors import IllegalPositionError, MissingSubspaceError
+from morris.game import Game
+from morris.index import Hasher, popcounts
+from morris.position import Position
+from morris.progress import Reporter
+from morris.schedule import solve
+from morris.subspaces import Subspace
+from morris.tablebase import open_tablebase
+from morris.variants import get_variant
+
+
+def compare_with_counter_solver(db, variant, graph):
+    """(positions x counters compared, mismatches) between the files of ``variant`` and the
+    naive counter solver; also checks the curse plane against the unlimited files."""
+    V, limits = naive.solve_with_counter(variant, graph)
+    keys = np.array(graph[0], dtype=np.int64)
+    h = Hasher(variant.board)
+    idx = h.index_batch(keys[:, 0], keys[:, 1])
+    pm, po = popcounts(keys[:, 0]), popcounts(keys[:, 1])
+    compared = mismatches = 0
+    for m, o in {(int(a), int(b)) for a, b in zip(pm, po)}:
+        sel = (pm == m) & (po == o)
+        sub = Subspace(m, o)
+        with TableFile(os.path.join(db, variant.ruleset_id, sub.name + ".mtb")) as tf:
+            vals, dtc, curse = tf.values_all(), tf.dtc_all(), tf.curse_all()
+            assert tf.header["limit"] == variant.rules.limit_of(m, o)
+        with TableFile(os.path.join(db, variant.unlimited.ruleset_id, sub.name + ".mtb")) as tf:
+            unlimited = tf.values_all()
+        v, d, cu, un = vals[idx[sel]], dtc[idx[sel]].astype(np.int64), curse[idx[sel]], unlimited[idx[sel]]
+        assert not (v == UNUSED).any()
+        L = variant.rules.limit_of(m, o)
+        for c in range(L + 1):
+            want = V[sel, c]
+            got = np.where((v == WIN) & (d <= L - c), 1, np.where((v == LOSS) & (d <= L - c), -1, 0))
+            mismatches += int((got != want).sum())
+            compared += len(want)
+        # the curse plane: the unlimited value where the limit makes a draw
+        want_curse = np.where(v == DRAW, un, 0)
+        mismatches += int((cu != want_curse).sum())
+    return compared, mismatches
+
+
+@pytest.fixture(scope="module")
+def graphs():
+    return {fly: naive.move_graph(get_variant("six", flying=fly), 4) for fly in (False, True)}
+
+
+@pytest.mark.parametrize("flying", [False, True])
+@pytest.mark.parametrize("limits", [(8, None), (16, None), (24, None), (24, 6)])
+def test_six_up_to_4_4_matches_the_counter_solver(tmp_path_factory, graphs, flying, limits):
+    L, E = limits
+    variant = get_variant("six", flying=flying, no_removal_limit=L, endgame_no_removal_limit=E)
+    db = str(tmp_path_factory.mktemp("limit"))
+    solve(db, variant, max_pieces=4, reporter=Reporter(quiet=True))
+    compared, mismatches = compare_with_counter_solver(db, variant, graphs[flying])
+    assert compared > 1_861_860 * 8
+    assert mismatches == 0
+
+
+# ---------------------------------------------------------------------------- one whole limited game
+SIX16 = get_variant("six", no_removal_limit=16)
+
+
+@pytest.fixture(scope="module")
+def six16(tmp_path_factory):
+    """Six Men's Morris under a limit of 16 plies, both phases (and its unlimited twin)."""
+    db = str(tmp_path_factory.mktemp("six16"))
+    solve(db, SIX16, phase="all", reporter=Reporter(quiet=True))
+    return db
+
+
+def random_movement_positions(variant, count, seed, subs=None):
+    rng = np.random.default_rng(seed)
+    h = Hasher(variant.board)
+    subs = subs or [Subspace(m, o) for m in range(3, variant.pieces + 1) for o in range(3, variant.pieces + 1)]
+    out = []
+    while len(out) < count:
+        sub = subs[int(rng.integers(len(subs)))]
+        movers, opps, used = h.unindex_batch(sub, rng.integers(0, h.slots(sub), 16))
+        for m, o, u in zip(movers, opps, used):
+            if u and len(out) < count:
+                out.append(Position.from_mover(variant, int(rng.integers(2)), int(m), int(o)))
+    return out
+
+
+def test_lookups_give_the_value_at_the_counter_and_each_move_at_the_next(six16, graphs):
+    """analyze() against the naive counter solver: the position at its counter, every move at
+    the counter that follows it (one more, or 0 after a removal)."""
+    V, _ = naive.solve_with_counter(SIX16, graphs[False])
+    number = {k: i for i, k in enumerate(graphs[False][0])}
+    sign = {"win": 1, "draw": 0, "loss": -1}
+    rng = np.random.default_rng(5)
+    checked = 0
+    with open_tablebase(six16, shipped=False) as tb:
+        for pos in random_movement_positions(SIX16, 300, 6, [Subspace(m, o) for m in (3, 4) for o in (3, 4)]):
+            c = int(rng.integers(0, 17))
+            pos = Position.from_masks(SIX16, pos.white, pos.black, pos.turn, no_removal_plies=c)
+            a = tb.analyze(pos)
+            assert sign[a.value] == V[number[(pos.mover, pos.opponent)], c], (pos, a.value)
+            assert a.category in ("win", "cursed-win", "draw", "blessed-loss", "loss")
+            for mi in a.moves:
+                child = pos.play(mi.move)
+                assert child.no_removal_plies == (0 if mi.move.removes else c + 1)
+                if child.is_game_over():
+                    continue
+                want = -V[number[(child.mover, child.opponent)], child.no_removal_plies]
+                assert sign[mi.value] == want, (pos, mi)
+                checked += 1
+    assert checked > 1000
+
+
+def test_categories_follow_the_counter(six16):
+    """A win at counter 0 of distance d is a win up to counter L - d and a draw after; a
+    cursed win is a draw at every counter but a win without the limit."""
+    seen = set()
+    with open_tablebase(six16, shipped=False) as tb:
+        for pos in random_movement_positions(SIX16, 400, 7):
+            cat = tb.category(pos)
+            seen.add(cat)
+            r0 = tb.probe(pos)
+            unlimited = tb.probe(Position.from_masks(SIX16.unlimited, pos.white, pos.black, pos.turn))
+            if cat in ("win", "loss"):
+                assert r0.value == cat and unlimited.value == cat and r0.dtc <= 16
+                d = r0.dtc
+                at = Position.from_masks(SIX16, pos.white, pos.black, pos.turn, no_removal_plies=16 - d)
+                assert tb.probe(at).value == cat
+                if d > 0:
+                    after = Position.from_masks(SIX16, pos.white, pos.black, pos.turn, no_removal_plies=17 - d)
+                    assert tb.probe(after) == ("draw", None)
+            else:
+                assert r0 == ("draw", None)
+                assert unlimited.value == {"cursed-win": "win", "blessed-loss": "loss", "draw": "draw"}[cat]
+    assert {"win", "loss", "draw", "cursed-win", "blessed-loss"} <= seen
+
+
+def test_placement_under_the_limit_agrees_with_search(six16):
+    """Placement files of limited rules (sweep over the movement values at counter 0) against
+    the alpha-beta search over the same movement files."""
+    rng = np.random.default_rng(8)
+    with open_tablebase(six16, shipped=False) as files, \
+            open_tablebase(six16, shipped=False, search="always") as search:
+        game_positions = []
+        for _ in range(60):
+            pos = Position.start(SIX16)
+            for _ in range(int(rng.integers(1, 12))):
+                moves = pos.legal_moves()
+                if not moves or not pos.in_placement:
+                    break
+                pos = pos.play(moves[int(rng.integers(len(moves)))])
+            if pos.in_placement and not pos.is_game_over():
+                game_positions.append(pos)
+        assert len(game_positions) > 40
+        for pos in game_positions:
+            assert files.probe_wdl(pos) == search.probe_wdl(pos), pos
+
+
+def test_bot_wins_every_limited_win_before_the_limit(six16):
+    """1,000 random positions that are wins under the limit, each at a random counter that
+    still allows the win: the perfect player on both sides, the winner wins every game."""
+    rng = np.random.default_rng(9)
+    with open_tablebase(six16, shipped=False) as tb:
+        bot = PerfectPlayer(tb, seed=3)
+        starts = []
+        for pos in random_movement_positions(SIX16, 20000, 10):
+            if len(starts) == 1000:
+                break
+            if pos.is_game_over():
+                continue
+            r = tb.probe(pos)
+            if r.value != "win" or r.dtc == 0:
+                continue
+            c = int(rng.integers(0, 16 - r.dtc + 1))
+            starts.append(Position.from_masks(SIX16, pos.white, pos.black, pos.turn, no_removal_plies=c))
+        assert len(starts) == 1000
+        for pos in starts:
+            game = Game(pos)
+            while game.result is None and len(game.moves) < 400:
+                game.push(bot.choose(game.position).move)
+            winner = "1-0" if pos.turn == 0 else "0-1"
+            assert game.result == winner, (pos, game.result, game.reason)
+
+
+def test_bad_counters_get_one_clear_line():
+    with pytest.raises(IllegalPositionError, match="above the limit of 16"):
+        Position.parse("a1,b2,d1/a7,b6,d7 w c=17", SIX16)
+    with pytest.raises(IllegalPositionError, match="0 or more"):
+        Position.parse("a1,b2,d1/a7,b6,d7 w c=-1", SIX16)
+    with pytest.raises(IllegalPositionError, match="needs a limit"):
+        Position.parse("a1,b2,d1/a7,b6,d7 w c=3", "six")
+    with pytest.raises(IllegalPositionError, match="placement plies do not count"):
+        Position.parse("a1/a7 w 5 5 c=2", SIX16)
+    with pytest.raises(IllegalPositionError, match="not a number"):
+        Position.parse("a1,b2,d1/a7,b6,d7 w c=x", SIX16)
+    endgame = get_variant("standard", endgame_no_removal_limit=10)
+    with pytest.raises(IllegalPositionError, match="no limit applies"):
+        Position.parse("a1,d1,g1,b2/a7,d7,g7,b6 w c=3", endgame)
+    assert Position.parse("a1,d1,g1/a7,d7,g7,b6 w c=10", endgame).no_removal_plies == 10
+
+
+def test_counter_notation_round_trips_and_counts():
+    pos = Position.parse("a1,b2,d1/a7,b6,d7 w c=5", SIX16)
+    assert pos.to_compact() == "a1,b2,d1/a7,b6,d7 w c=5"
+    assert Position.parse(pos.to_fen(), SIX16) == pos
+    assert pos.to_fen().split()[-2] == "5"
+    assert pos.play("a1-a4").no_removal_plies == 6
+    # Sanmill writes a counter in every FEN: without a limit it is not read
+    assert Position.parse(pos.to_fen(), "six").no_removal_plies == 0
+    # at the limit the game is drawn; a blocked side to move still loses
+    full = Position.parse("a1,b2,d1/a7,b6,d7 w c=16", SIX16)
+    assert full.outcome() == "draw" and full.legal_moves() == []
+    g = Game(Position.parse("a1,b2,d1/a7,b6,d7 w c=14", SIX16))
+    g.push("a1-a4")
+    g.push(next(m for m in g.legal_moves() if not m.removes))
+    assert g.position.no_removal_plies == 16
+    assert g.result == "1/2-1/2" and "16 plies without a removal" in g.reason
+
+
+def test_limited_rules_never_borrow_unlimited_values(solved):
+    limited = get_variant("standard", no_removal_limit=100)
+    with open_tablebase(solved, shipped=False) as tb:
+        with pytest.raises(MissingSubspaceError, match="standard-limit100"):
+            tb.probe(Position.parse("a1,d1,g1,b2/a7,d7,g7 w", limited))
+
+
+def test_query_json_under_a_limit(six16):
+    from click.testing import CliRunner
+
+    from morris.cli.main import cli
+
+    r = CliRunner().invoke(cli, ["query", "--db", six16, "--variant", "six", "--no-removal-limit", "16",
+                                 "--json", "a1,b2,d1,f2/a7,b6,d7 w c=3"])
+    assert r.exit_code == 0, r.output
+    import json
+
+    obj = json.loads(r.output.strip().splitlines()[-1])
+    assert obj["counter"] == 3 and obj["limit"] == 16
+    assert obj["category"] in ("win", "cursed-win", "draw", "blessed-loss", "loss")
+    assert obj["value"] == "win" and obj["dtc"] == 1
+    r = CliRunner().invoke(cli, ["query", "--db", six16, "--variant", "six", "--no-removal-limit", "16",
+                                 "a1,b2,d1,f2/a7,b6,d7 w c=30"])
+    assert r.exit_code == 2
+    assert "IllegalPositionError: the no-removal counter 30 is above the limit of 16 plies" in r.output
