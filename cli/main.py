@@ -337,7 +337,7 @@ def query(positions, db, as_json, use_search, **kw):
     """Value and distance of each POSITION and of every legal move ('-' reads stdin).
 
     Looked up in --db, then in the shipped data (Six Men's Morris; the standard game's opening
-    book where made), then valued by exact search where only the movement databases are there."""
+    book: the first 9 plies), then valued by exact search where only the movement databases are there."""
     variant = make_variant(kw)
     failed = 0
     with open_lookup(db, use_search) as tb:
@@ -516,6 +516,8 @@ def play(position, db, side, seed, use_search, **kw):
             while game.result is None:
                 pos = game.position
                 click.echo(pos.diagram())
+                if pos.limit is not None:
+                    click.echo(f"{pos.no_removal_plies} of {pos.limit} plies without a removal")
                 if pos.turn == human:
                     text = click.prompt("your move", prompt_suffix="> ", default="", show_default=False).strip()
                     if text in ("quit", "exit", "q"):

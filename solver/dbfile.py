@@ -455,16 +455,41 @@ class TableFile:
         if advice is not None and hasattr(self._mm, "madvise"):
             self._mm.madvise(advice)
 
-    def _bulk(self, name: str) -> bytes:
-        """Every block of a section, decompressed and joined (read ahead while doing it)."""
+    def _section_bytes(self, name: str) -> int:
+        codec = self._sec[name][3]
+        width = 2 if codec == "uint16" else 1
+        return (self.slots + 3) // 4 if codec == "2bit" else self.slots * width
+
+    def bulk_into(self, name: str, out) -> None:
+        """Decompress every block of a section into ``out`` (a writable buffer of exactly the
+        section's size), frame after frame with no intermediate copy (read ahead while doing
+        it). A damaged block raises :class:`CorruptDatabaseError`."""
         offs = self.offsets(name)
+        mv = memoryview(out).cast("B")
+        if len(mv) != self._section_bytes(name):
+            raise ValueError(f"{name}: {len(mv)} bytes given, the section holds {self._section_bytes(name)}")
         self._advise("MADV_SEQUENTIAL")
         try:
-            return b"".join(
-                self._decompress(self._mm[int(offs[k]) : int(offs[k + 1])]) for k in range(len(offs) - 1)
-            )
+            reader = zstd.ZstdDecompressor().stream_reader(
+                self._view[int(offs[0]) : int(offs[-1])], read_across_frames=True, read_size=1 << 20)
+            got = 0
+            while got < len(mv):
+                k = reader.readinto(mv[got:])
+                if k == 0:
+                    break
+                got += k
+        except zstd.ZstdError as exc:
+            raise self._bad(f"damaged {name} block ({exc})") from None
         finally:
             self._advise("MADV_RANDOM")
+        if got != len(mv):
+            raise self._bad(f"{name} section decompresses to {got} bytes, not {len(mv)}")
+
+    def _bulk(self, name: str) -> bytearray:
+        """Every block of a section, decompressed and joined."""
+        out = bytearray(self._section_bytes(name))
+        self.bulk_into(name, out)
+        return out
 
     def wdl_packed(self) -> bytes:
         """The value plane as stored: 4 slots per byte (blocks decompressed and joined)."""
@@ -474,7 +499,9 @@ class TableFile:
         codec = self._sec["dtc"][3]
         if codec == "ones":
             return (self.values_all() != DRAW).astype(np.uint8)
-        return np.frombuffer(self._bulk("dtc"), dtype="<u2" if codec == "uint16" else np.uint8).copy()
+        out = np.empty(self.slots, dtype="<u2" if codec == "uint16" else np.uint8)
+        self.bulk_into("dtc", out)
+        return out
 
     @property
     def anchors(self):

@@ -11,19 +11,24 @@ threefold repetition, ``bestmove none`` when the game is over or no database cov
 (an ``info string`` line says why). Scores are from White's point of view: ``score cp 0`` for a
 draw, ``score cp +/-(1000 - dtc)`` for a win/loss with distance dtc.
 
-Options: ``Seed`` (tie-breaking), ``Variant`` (standard, six, standard-N), ``DatabasePath``.
+Options: ``Seed`` (tie-breaking), ``Variant`` (standard, six, standard-N), ``DatabasePath``,
+``NoRemovalLimit`` and ``EndgameNoRemovalLimit`` (plies, 0 for none; limits.py). Under a limit a
+FEN's no-removal counter is read, every move counts it, and ``go`` plays for the value at the
+counter (``bestmove none`` with "drawn by the no-removal limit" once it is reached).
 """
 
 from __future__ import annotations
 
+import dataclasses
 import sys
 from collections import Counter
 
+from . import rules
 from .bot import PerfectPlayer
 from .errors import IllegalMoveError, MorrisError
 from .position import WHITE, Move, Position
 from .tablebase import open_tablebase
-from .variants import get_variant
+from .variants import Variant, get_variant
 
 NAME = "morris perfect player"
 
@@ -71,6 +76,10 @@ class Engine:
                 self.send("option name Seed type spin default 0 min 0 max 2147483647")
                 self.send("option name Variant type string default standard")
                 self.send(f"option name DatabasePath type string default {self.db or ''}")
+                r = self.variant.rules
+                self.send(f"option name NoRemovalLimit type spin default {r.no_removal_limit or 0} min 0 max 10000")
+                self.send(f"option name EndgameNoRemovalLimit type spin default {r.endgame_no_removal_limit or 0} "
+                          f"min 0 max 10000")
                 self.send("uciok")
             elif cmd == "isready":
                 self.send("readyok")
@@ -112,7 +121,21 @@ class Engine:
                 raise MorrisError(f"Seed must be a number, got {value!r}") from None
             self.player = None
         elif name == "variant":
-            self.variant = get_variant(value)
+            r = self.variant.rules
+            self.variant = get_variant(value, no_removal_limit=r.no_removal_limit,
+                                       endgame_no_removal_limit=r.endgame_no_removal_limit)
+            self.player = None
+            self._reset()
+        elif name in ("noremovallimit", "endgamenoremovallimit"):
+            try:
+                plies = int(value)
+            except ValueError:
+                raise MorrisError(f"{name} must be a number of plies (0 for none), got {value!r}") from None
+            if plies < 0:
+                raise MorrisError(f"{name} must be 0 (none) or more plies, got {plies}")
+            field = "no_removal_limit" if name == "noremovallimit" else "endgame_no_removal_limit"
+            rules = dataclasses.replace(self.variant.rules, **{field: plies or None})
+            self.variant = Variant(self.variant.name, self.variant.board, rules)
             self.player = None
             self._reset()
         elif name in ("databasepath", "perfectdatabasepath"):
@@ -177,10 +200,13 @@ class Engine:
     def _go(self):
         pos = self.positions[-1]
         if pos.outcome() is not None:
-            self.send("info string the game is over")
+            by_rules = rules.terminal(pos.variant, *pos.state)
+            why = (f"drawn by the no-removal limit ({pos.limit} plies without a removal)"
+                   if by_rules is None else "the game is over")
+            self.send(f"info string {why}")
             self.send("bestmove none")
             return
-        if Counter(self.positions)[pos] >= 3:
+        if Counter(p.key for p in self.positions)[pos.key] >= 3:
             self.send("info string threefold repetition")
             self.send("bestmove draw")
             return

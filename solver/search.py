@@ -57,13 +57,12 @@ class PlacementSearch:
         buf = np.empty(int(starts[-1]), dtype=np.uint8)
 
         def load(k):
-            with TableFile(paths[k]) as tf:
-                raw = tf.wdl_packed()
-            buf[starts[k]:starts[k] + len(raw)] = np.frombuffer(raw, dtype=np.uint8)
+            with TableFile(paths[k]) as tf:  # straight into its place: no copy
+                tf.bulk_into("wdl", buf[starts[k]:starts[k + 1]])
 
         with rep.bar(total=len(subs), desc="load movement values", unit="subspace") as bar, \
                 ThreadPoolExecutor(max_workers=max(1, min(8, os.cpu_count() or 1))) as pool:
-            for _ in pool.map(load, range(len(paths))):
+            for _ in pool.map(load, sorted(range(len(paths)), key=lambda k: -sizes[k])):
                 bar.update(1)
         self.mv_packed = buf
         self.mv_off = off

@@ -36,7 +36,7 @@ Where a position is looked up, in order:
 
 1. the directories given, in their order;
 2. the data shipped with the package (``morris.shipped``: Six Men's Morris whole, and the
-   standard game's opening book where it has been made), unless ``shipped=False``;
+   standard game's opening book: positions after 0 to 9 plies), unless ``shipped=False``;
 3. for a placement position that no file holds: exact alpha-beta search over the movement
    databases of one of those directories (``search="auto"``, the default; ``"always"`` searches
    every placement position, ``"never"`` raises instead). A searched value has no distance

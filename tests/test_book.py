@@ -1,0 +1,93 @@
+"""The shipped opening book of the standard game: found after a plain install, checked against the search and the verifier."""
+
+import csv
+import os
+import subprocess
+import sys
+
+import pytest
+from click.testing import CliRunner
+
+from morris.cli.main import cli
+from morris.position import Position
+from morris.shipped import data_dir
+from morris.tablebase import open_tablebase
+from morris.variants import get_variant
+from morris.verify import verify
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+
+def book_subspaces():
+    d = os.path.join(data_dir(), "standard")
+    return sorted(f[:-4] for f in os.listdir(d) if f.endswith(".mtb"))
+
+
+def test_the_book_is_shipped():
+    names = book_subspaces()
+    assert "0-0+9+9" in names and "0-1+9+8" in names
+    assert all("+" in n for n in names)  # placement files only
+    size = sum(os.path.getsize(os.path.join(data_dir(), "standard", n + ".mtb")) for n in names)
+    assert size <= 26e6
+
+
+def test_the_book_is_found_after_a_plain_install(tmp_path):
+    """``pip install .`` (into a folder) carries data/ as morris/data, and a command run from
+    anywhere answers the standard start from it without --db."""
+    target = tmp_path / "site"
+    subprocess.run([sys.executable, "-m", "pip", "install", "--quiet", "--no-deps",
+                    "--target", str(target), ROOT],
+                   check=True, capture_output=True, cwd=tmp_path)
+    code = ("import sys; from morris.shipped import data_dir; print(data_dir()); "
+            "from morris.cli.main import main; main(['query', 'start'])")
+    env = dict(os.environ, PYTHONPATH=str(target))
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         cwd=tmp_path, env=env)
+    lines = out.stdout.splitlines()
+    assert lines and lines[0].startswith(str(target)), (out.stdout, out.stderr)
+    assert os.path.exists(os.path.join(lines[0], "standard", "0-0+9+9.mtb"))
+    assert lines[1] == "/ w 9 9: draw for white", out.stdout
+    assert len(lines) == 2 + 24 and "search" not in out.stderr
+
+
+def test_the_start_and_its_moves_come_from_the_book_without_flags():
+    result = CliRunner().invoke(cli, ["query", "--json", "start"])
+    assert result.exit_code == 0, result.output
+    import json
+
+    obj = json.loads(result.output.splitlines()[-1])
+    assert obj["value"] == "draw" and len(obj["moves"]) == 24
+    assert {m["value"] for m in obj["moves"]} <= {"draw", "loss"}
+
+
+def test_the_book_agrees_with_the_search():
+    """data/book-check.tsv: random book positions valued by alpha-beta search over the movement
+    databases when the book was made (scripts/make_book.py); the book must say the same."""
+    path = os.path.join(data_dir(), "book-check.tsv")
+    v = get_variant("standard")
+    with open(path) as f, open_tablebase(None, search="never") as tb:
+        rows = list(csv.DictReader(f, delimiter="\t"))
+        assert len(rows) >= 100
+        for row in rows:
+            assert tb.probe_wdl(Position.parse(row["position"], v)) == row["value by search"], row
+
+
+def test_the_book_verifies():
+    """The independent verifier on a sample of every book file; the last layer's children are
+    not shipped, so those files are skipped, and only those."""
+    report = verify(os.path.join(data_dir(), "standard"), sample=3000)
+    deepest = max(2 * 9 - int(n.split("+")[1]) - int(n.split("+")[2]) for n in book_subspaces())
+    for f in report.files:
+        hm, ho = (int(x) for x in f.subspace.split("+")[1:])
+        assert f.checksum == "ok" and f.mismatches == 0, f
+        if f.skipped:
+            assert 18 - hm - ho == deepest, f
+        else:
+            assert f.checked > 0
+
+
+@pytest.mark.parametrize("args", [["query", "start"], ["bestmove", "start"]])
+def test_commands_answer_the_start_without_db(args):
+    result = CliRunner().invoke(cli, args)
+    assert result.exit_code == 0, result.output
+    assert "MissingSubspaceError" not in result.output
