@@ -6,6 +6,7 @@ import numpy as np
 import pytest
 
 import naive
+import naive_counter
 from morris.bot import PerfectPlayer
 from morris.codes import DRAW, LOSS, UNUSED, WIN
 from morris.dbfile import TableFile
@@ -251,3 +252,55 @@ def test_query_json_under_a_limit(six16):
                                  "a1,b2,d1,f2/a7,b6,d7 w c=30"])
     assert r.exit_code == 2
     assert "IllegalPositionError: the no-removal counter 30 is above the limit of 16 plies" in r.output
+
+
+def compare_with_numba_counter_solver(db, variant, top, max_total):
+    """Every raw position and counter of the subspaces up to ``max_total`` pieces: the files
+    against naive_counter (no symmetry, its own move generator)."""
+    ref = naive_counter.solve(variant, top, max_total)
+    h = Hasher(variant.board)
+    compared = mismatches = 0
+    for (m, o), V in ref.items():
+        movers, opps = naive_counter.all_positions(variant.board, m, o)
+        idx = h.index_batch(movers, opps)
+        with TableFile(os.path.join(db, variant.ruleset_id, f"{m}-{o}.mtb")) as tf:
+            v, d = tf.values_all()[idx], tf.dtc_all()[idx].astype(np.int64)
+        L = variant.rules.limit_of(m, o)
+        for c in range(L + 1):
+            got = np.where((v == WIN) & (d <= L - c), 1, np.where((v == LOSS) & (d <= L - c), -1, 0))
+            mismatches += int((got != V[:, c]).sum())
+            compared += len(got)
+    return compared, mismatches
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("flying", [False, True])
+@pytest.mark.parametrize("limit", [8, 16, 24])
+def test_standard_3_3_and_4_3_match_the_counter_solver(tmp_path_factory, flying, limit):
+    """The standard board: 3-3, 4-3 and 3-4, every raw position (26.9 M) at every counter."""
+    variant = get_variant("standard", flying=flying, no_removal_limit=limit)
+    db = str(tmp_path_factory.mktemp("std-limit"))
+    solve(db, variant, max_pieces=4, reporter=Reporter(quiet=True))
+    compared, mismatches = compare_with_numba_counter_solver(db, variant, 4, 7)
+    assert compared == (2_691_920 + 2 * 12_113_640) * (limit + 1)
+    assert mismatches == 0
+
+
+def test_engine_under_a_limit(six16):
+    """The engine takes the limit as an option, reads the FEN's counter and stops at the limit."""
+    import io
+
+    from morris.engine import Engine
+
+    out = io.StringIO()
+    e = Engine(six16, get_variant("six"), out)
+    pos = Position.parse("a1,b2,d1,f2/a7,b6,d7 w c=3", SIX16)
+    for line in ["setoption name NoRemovalLimit value 16", f"position fen {pos.to_fen()}", "go",
+                 f"position fen {pos.to_fen(no_removal_plies=16)}", "go",
+                 "setoption name NoRemovalLimit value -1"]:
+        e.handle(line)
+    lines = out.getvalue().splitlines()
+    assert "info depth 0 score cp 999 string win dtc 1" in lines  # white, a win in 1 at counter 3
+    assert lines[lines.index("info string drawn by the no-removal limit (16 plies without a removal)") + 1] \
+        == "bestmove none"
+    assert lines[-1].startswith("info string error") and "0 (none) or more" in lines[-1]
