@@ -21,11 +21,12 @@ from .svg import board_svg
 from .tablebase import MoveInfo
 from .variants import VARIANTS, get_variant
 
-RULE_PARAMS = ("variant", "flying", "double_mill_removes")
+RULE_PARAMS = ("variant", "flying", "double_mill_removes", "no_removal_limit", "endgame_no_removal_limit")
 
 
 def variant_of(params):
-    """The variant named by query parameters ``variant``, ``flying``, ``double_mill_removes``."""
+    """The variant named by query parameters ``variant``, ``flying``, ``double_mill_removes``,
+    ``no_removal_limit`` and ``endgame_no_removal_limit`` (plies)."""
     def flag(name):
         v = params.get(name)
         if v in (None, ""):
@@ -43,7 +44,17 @@ def variant_of(params):
         dm = int(dm)
     else:
         dm = None
-    return get_variant(params.get("variant") or "standard", flying=flag("flying"), double_mill_removes=dm)
+    def plies(name):
+        v = params.get(name)
+        if v in (None, "", "0"):
+            return None
+        if not v.isdigit():
+            raise MorrisError(f"{name} must be a number of plies, got {v!r}")
+        return int(v)
+
+    return get_variant(params.get("variant") or "standard", flying=flag("flying"), double_mill_removes=dm,
+                       no_removal_limit=plies("no_removal_limit"),
+                       endgame_no_removal_limit=plies("endgame_no_removal_limit"))
 
 
 def _href(params: dict, **changes) -> str:

@@ -29,6 +29,7 @@ from dataclasses import dataclass
 
 from . import rules
 from .errors import IllegalMoveError, IllegalPositionError, VariantMismatchError
+from .limits import check_counter
 from .variants import FLY_AT, INNER_RING, MIDDLE_RING, OUTER_RING, Variant, get_variant
 
 WHITE, BLACK = 0, 1
@@ -297,8 +298,6 @@ class Position:
             )
         if not isinstance(self.no_removal_plies, int):
             raise IllegalPositionError(f"the no-removal counter must be a number, got {self.no_removal_plies!r}")
-        from .limits import check_counter
-
         why = check_counter(v, self.no_removal_plies, _popcount(self.white), _popcount(self.black),
                             self.in_placement)
         if why:

@@ -1,9 +1,8 @@
-"""The shipped opening book of the standard game: found after a plain install, checked against the search and the verifier."""
+"""The shipped opening book of the standard game, checked against the search and the verifier
+(found after a plain install: test_shipped.py)."""
 
 import csv
 import os
-import subprocess
-import sys
 
 import pytest
 from click.testing import CliRunner
@@ -29,25 +28,6 @@ def test_the_book_is_shipped():
     assert all("+" in n for n in names)  # placement files only
     size = sum(os.path.getsize(os.path.join(data_dir(), "standard", n + ".mtb")) for n in names)
     assert size <= 26e6
-
-
-def test_the_book_is_found_after_a_plain_install(tmp_path):
-    """``pip install .`` (into a folder) carries data/ as morris/data, and a command run from
-    anywhere answers the standard start from it without --db."""
-    target = tmp_path / "site"
-    subprocess.run([sys.executable, "-m", "pip", "install", "--quiet", "--no-deps",
-                    "--target", str(target), ROOT],
-                   check=True, capture_output=True, cwd=tmp_path)
-    code = ("import sys; from morris.shipped import data_dir; print(data_dir()); "
-            "from morris.cli.main import main; main(['query', 'start'])")
-    env = dict(os.environ, PYTHONPATH=str(target))
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
-                         cwd=tmp_path, env=env)
-    lines = out.stdout.splitlines()
-    assert lines and lines[0].startswith(str(target)), (out.stdout, out.stderr)
-    assert os.path.exists(os.path.join(lines[0], "standard", "0-0+9+9.mtb"))
-    assert lines[1] == "/ w 9 9: draw for white", out.stdout
-    assert len(lines) == 2 + 24 and "search" not in out.stderr
 
 
 def test_the_start_and_its_moves_come_from_the_book_without_flags():

@@ -304,3 +304,26 @@ def test_engine_under_a_limit(six16):
     assert lines[lines.index("info string drawn by the no-removal limit (16 plies without a removal)") + 1] \
         == "bestmove none"
     assert lines[-1].startswith("info string error") and "0 (none) or more" in lines[-1]
+
+
+def test_http_api_under_a_limit(six16):
+    pytest.importorskip("fastapi", reason="the web extra is not installed")
+    from test_server import get, start_server
+
+    base, stop = start_server(six16)
+    try:
+        status, obj = get(base, "/api/probe", position="a1,b2,d1,f2/a7,b6,d7 w c=3", variant="six",
+                          no_removal_limit="16")
+        assert status == 200, obj
+        assert (obj["value"], obj["dtc"], obj["counter"], obj["limit"]) == ("win", 1, 3, 16)
+        status, obj = get(base, "/api/probe", position="a1,b2,d1,f2/a7,b6,d7 w c=17", variant="six",
+                          no_removal_limit="16")
+        assert status == 400 and "above the limit" in json_text(obj)
+    finally:
+        stop()
+
+
+def json_text(obj):
+    import json
+
+    return json.dumps(obj)
