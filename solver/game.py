@@ -96,4 +96,3 @@ class Game:
         if self._seen[pos.key] >= 3:
             return "1/2-1/2", "threefold repetition"
         return None, None
-

@@ -22,7 +22,11 @@ def tables(board):
         for b in range(a + 1):
             binom[a, b] = comb(a, b)
     adj = np.array(board.adjacency, dtype=np.int64)
-    mills = np.array(board.mill_masks, dtype=np.int64)
+    # the mills through each point (as many columns as the most any point has; 0 pads)
+    through = [[x for x in board.mill_masks if x >> p & 1] for p in range(n)]
+    mills = np.zeros((n, max(len(t) for t in through)), dtype=np.int64)
+    for p, t in enumerate(through):
+        mills[p, : len(t)] = t
     return n, binom, adj, mills
 
 
@@ -71,8 +75,9 @@ def index(M, O, m, o, n, binom):
 
 @njit(cache=True)
 def _in_mill(mask, p, mills):
-    for x in mills:
-        if x >> p & 1 and mask & x == x:
+    """Whether point p of ``mask`` lies in a mill of ``mask`` (``mills[p]``: the mills through p)."""
+    for x in mills[p]:
+        if x and mask & x == x:
             return True
     return False
 
