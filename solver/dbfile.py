@@ -424,10 +424,6 @@ class TableFile:
             return raw[2 * j] | (raw[2 * j + 1] << 8)
         return raw[j]
 
-    @property
-    def has_curse(self) -> bool:
-        return "curse" in self._sec
-
     def curse(self, i: int) -> int:
         """Curse code of slot i (files of rules with a no-removal limit): 1 cursed win, 2 blessed
         loss, 0 otherwise (0 in files without the section)."""

@@ -42,8 +42,9 @@ class Job:
         return type(self)(self.sub, unlimited=True)
 
     def _own(self, variant, jobs: list) -> list:
-        """``jobs`` (input jobs named as if unlimited) as jobs of this job's rules, and the
-        twin where this job is of limited rules."""
+        """This job's inputs: ``jobs`` (the same subspaces' jobs) under this job's rules (the
+        twins' inputs are twins), and, for a job of limited rules, its own twin, whose files
+        it reads for the curse plane."""
         if self.unlimited:
             return [j.twin() for j in jobs]
         return jobs + ([self.twin()] if variant.limited else [])

@@ -20,15 +20,15 @@ counter 0 under the limit, stopped after level L: that is how limited databases 
 
 What a file of limited rules stores per position:
 
-=============== ============ ========= ====================================================
-category        value plane  curse     meaning (at counter 0)
-=============== ============ ========= ====================================================
-``win``         win          0         wins; at counter c when dtc <= L - c
-``cursed-win``  draw         1         a win without the limit, a draw under it
-``draw``        draw         0         a draw with or without the limit
-``blessed-loss`` draw        2         a loss without the limit, a draw under it
-``loss``        loss         0         loses; at counter c when dtc <= L - c
-=============== ============ ========= ====================================================
+================ ============ ========= ===================================================
+category         value plane  curse     meaning (at counter 0)
+================ ============ ========= ===================================================
+``win``          win          0         wins; at counter c when dtc <= L - c
+``cursed-win``   draw         1         a win without the limit, a draw under it
+``draw``         draw         0         a draw with or without the limit
+``blessed-loss`` draw         2         a loss without the limit, a draw under it
+``loss``         loss         0         loses; at counter c when dtc <= L - c
+================ ============ ========= ===================================================
 
 The value plane and ``dtc`` are the values at counter 0 and the distances under the limit; the
 curse plane (2 bits, nearly all zero) compares them with the unlimited values, which the solver
