@@ -410,19 +410,20 @@ def stats(db, as_json, plot_path):
         return
     curses = any("cursed_wins" in r for r in rows)
     extra = f" {'cursedW':>12} {'blessedL':>12}" if curses else ""
-    click.echo(f"{'ruleset':<10} {'subspace':>10} {'positions':>14} {'win%':>6} {'draw%':>6} {'loss%':>6} "
+    w = max(10, *(len(r["ruleset"]) for r in rows))
+    click.echo(f"{'ruleset':<{w}} {'subspace':>10} {'positions':>14} {'win%':>6} {'draw%':>6} {'loss%':>6} "
                f"{'maxW':>5} {'maxL':>5} {'bytes':>12} {'bits/pos':>8}{extra}")
     for r in rows:
         p = max(1, r["positions"])
         extra = f" {r.get('cursed_wins', 0):>12,} {r.get('blessed_losses', 0):>12,}" if curses else ""
         click.echo(
-            f"{r['ruleset']:<10} {r['subspace']:>10} {r['positions']:>14,} {100 * r['wins'] / p:>6.2f} "
+            f"{r['ruleset']:<{w}} {r['subspace']:>10} {r['positions']:>14,} {100 * r['wins'] / p:>6.2f} "
             f"{100 * r['draws'] / p:>6.2f} {100 * r['losses'] / p:>6.2f} {r['max_win_dtc']:>5} "
             f"{r['max_loss_dtc']:>5} {r['bytes']:>12,} {8 * r['bytes'] / p:>8.3f}{extra}"
         )
     tp = sum(r["positions"] for r in rows)
     tb = sum(r["bytes"] for r in rows)
-    click.echo(f"{'total':<10} {'':>10} {tp:>14,} {'':>6} {'':>6} {'':>6} {'':>5} {'':>5} {tb:>12,} {8 * tb / max(1, tp):>8.3f}")
+    click.echo(f"{'total':<{w}} {'':>10} {tp:>14,} {'':>6} {'':>6} {'':>6} {'':>5} {'':>5} {tb:>12,} {8 * tb / max(1, tp):>8.3f}")
 
 
 @cli.command()

@@ -134,8 +134,8 @@ class Engine:
             if plies < 0:
                 raise MorrisError(f"{name} must be 0 (none) or more plies, got {plies}")
             field = "no_removal_limit" if name == "noremovallimit" else "endgame_no_removal_limit"
-            rules = dataclasses.replace(self.variant.rules, **{field: plies or None})
-            self.variant = Variant(self.variant.name, self.variant.board, rules)
+            changed = dataclasses.replace(self.variant.rules, **{field: plies or None})
+            self.variant = Variant(self.variant.name, self.variant.board, changed)
             self.player = None
             self._reset()
         elif name in ("databasepath", "perfectdatabasepath"):
