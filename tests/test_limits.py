@@ -327,3 +327,36 @@ def json_text(obj):
     import json
 
     return json.dumps(obj)
+
+
+@pytest.mark.parametrize("what", ["cursed-win-as-win", "slower-win"])
+def test_verify_catches_wrong_limited_values_with_a_valid_checksum(six16, tmp_path, what):
+    """A cursed win stored as a win beyond the limit (only the forward check's counter rule sees
+    it: the curse plane is consistent with it), and a win stored two plies slower."""
+    import shutil
+
+    from morris.dbfile import check_file, write_table
+    from morris.verify import verify
+
+    db = tmp_path / "db"
+    shutil.copytree(six16, db)
+    path = str(db / SIX16.ruleset_id / "6-5.mtb")
+    with TableFile(path) as tf:
+        header = dict(tf.header)
+        vals, dtc, curse = tf.values_all().copy(), tf.dtc_all().astype(np.uint16), tf.curse_all().copy()
+    used = Hasher(SIX16.board).used_mask(Subspace(6, 5))
+    if what == "cursed-win-as-win":
+        slot = int(np.flatnonzero((curse == 1) & used)[0])
+        vals[slot], dtc[slot], curse[slot] = WIN, 17, 0  # a win in 17: beyond L = 16
+    else:
+        slot = int(np.flatnonzero((vals == WIN) & (dtc > 1) & (dtc < 15) & used)[0])
+        dtc[slot] += 2
+    vals[~used] = UNUSED
+    write_table(path, header, vals, dtc, Hasher(SIX16.board).anchor_reps(5), curse)
+    assert check_file(path) is None
+    report = verify(str(db))
+    bad = {os.path.basename(f.path): f for f in report.files if not f.ok}
+    # the changed position, and where a slower win changes what its parents must be, those
+    # parents in the sibling subspace; nothing else
+    assert set(bad) == ({"6-5.mtb"} if what == "cursed-win-as-win" else {"6-5.mtb", "5-6.mtb"}), set(bad)
+    assert bad["6-5.mtb"].mismatches == 1 and bad["6-5.mtb"].first_mismatch.startswith(f"slot {slot}:")
