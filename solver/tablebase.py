@@ -283,6 +283,11 @@ class Tablebase:
         tf, i = self._slot_or_end(position)
         if tf is None:
             return ProbeResult(i, 0)
+        return self._read(tf, i, position)
+
+    @staticmethod
+    def _read(tf, i: int, position: Position) -> ProbeResult:
+        """Value and distance of slot i of ``tf``, at the position's counter under a limit."""
         code, dtc = tf.value_dtc(i)
         limit = position.limit
         if limit is None:
@@ -327,7 +332,7 @@ class Tablebase:
         if tf is None:
             return i
         if position.limit is not None:  # the value at the counter needs the distance
-            return self._db_probe(position).value
+            return self._read(tf, i, position).value
         return VALUE_NAMES[tf.value(i)]
 
     def get(self, position: Position, default=None):

@@ -110,16 +110,22 @@ def _verify_curse(fr: FileReport, header):
         vals, curse = tf.values_all(), tf.curse_all()
     with TableFile(path) as tf:
         unlimited = tf.values_all()
-    want = np.where(vals == 0, unlimited, 0)
+    from .limits import compare_unlimited
+
+    # (unused slots hold the same neighbour's value in both planes, so they never contradict)
+    want, _, _, contradictions = compare_unlimited(vals, unlimited)
     bad = np.flatnonzero(want != curse)
-    # unused slots hold a neighbour's value in both planes: only used slots count
-    if len(bad):
+    if len(bad):  # the curse plane is 0 in unused slots: only used slots count
         h = Hasher(BOARDS[header["board"]])
         sub = Subspace.parse(header["subspace"])
         bad = bad[h.used_mask(sub)[bad]]
-    fr.curse = "ok" if not len(bad) else f"{len(bad)} wrong curse codes, first at slot {int(bad[0])}"
+    problems = []
     if len(bad):
-        fr.mismatches += len(bad)
+        problems.append(f"{len(bad)} wrong curse codes, first at slot {int(bad[0])}")
+    if contradictions:
+        problems.append(f"{contradictions} positions won or lost under the limit but not without it")
+    fr.curse = "; ".join(problems) or "ok"
+    fr.mismatches += len(bad) + contradictions
 
 
 def _verify_movement(fr: FileReport, header, directory, rep, sample=None):
