@@ -21,7 +21,7 @@ import numpy as np
 
 
 def section_bytes(path, name):
-    from morris.dbfile import TableFile
+    from morris.fileformat import TableFile
 
     with TableFile(path) as tf:
         if name not in tf.header["sections"]:
@@ -41,7 +41,7 @@ def main():
 
     import numba
 
-    from morris.dbfile import table_path
+    from morris.folders import table_path
     from morris.progress import Reporter
     from morris.schedule import solve
     from morris.subspaces import movement_subspaces
@@ -77,7 +77,7 @@ def main():
         runs = ", ".join(f"{x:.1f}" for x in times[k])
         print(f"  {k:<9} median {med[k]:.1f} s ({runs}): {positions / med[k] / cores / 1e6:.2f} M positions/s/core")
     print(f"  limited / unlimited: {med['limited'] / med['unlimited']:.2f}x")
-    from morris.dbfile import TableFile
+    from morris.fileformat import TableFile
 
     size = {"unlimited": 0, "limited": 0, "curse": 0}
     rows = []

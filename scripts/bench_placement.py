@@ -25,7 +25,7 @@ def main():
     import numba
 
     from morris import placement
-    from morris.dbfile import read_planes, table_path
+    from morris.folders import read_planes, table_path
     from morris.index import Hasher, count_positions
     from morris.subspaces import Subspace, placement_inputs
     from morris.variants import get_variant

@@ -38,12 +38,12 @@ print((t1 - t0) * 1e6, (t2 - t1) * 1e6, r.value)
 def sample_positions(db, count, seed=1):
     import numpy as np
 
-    from morris.dbfile import TableFile
+    from morris.fileformat import TableFile
     from morris.index import Hasher
     from morris.subspaces import Subspace
     from morris.position import Position
     from morris.variants import get_variant
-    from morris.verify import find_tables
+    from morris.folders import find_tables
 
     v = get_variant("standard")
     h = Hasher(v.board)
@@ -71,7 +71,7 @@ def sample_positions(db, count, seed=1):
 
 def warm_cache(db):
     """Read every file once, so that the page cache holds them (a warm machine)."""
-    from morris.verify import find_tables
+    from morris.folders import find_tables
 
     for path in find_tables(db):
         with open(path, "rb") as f:
@@ -80,7 +80,7 @@ def warm_cache(db):
 
 
 def drop_cache(db):
-    from morris.verify import find_tables
+    from morris.folders import find_tables
 
     for path in find_tables(db):
         fd = os.open(path, os.O_RDONLY)

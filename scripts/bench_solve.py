@@ -35,7 +35,7 @@ def solve_pair_child(out, variant_name, pair):
 def plane_bits(path):
     import numpy as np
 
-    from morris.dbfile import TableFile
+    from morris.fileformat import TableFile
 
     with TableFile(path) as tf:
         p = tf.header["positions"]
@@ -56,7 +56,7 @@ def main():
     if args.child:
         return solve_pair_child(*args.child)
 
-    from morris.dbfile import table_path
+    from morris.folders import table_path
     from morris.index import Hasher, count_positions
     from morris.jobs import MovementPair
     from morris.schedule import plan

@@ -27,7 +27,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 def book_layers(db, variant):
     """[(plies, subspaces placed in that many plies, their bytes)] from the start onwards."""
-    from morris.dbfile import table_path
+    from morris.folders import table_path
     from morris.position import Position
     from morris.subspaces import Subspace, layer, placement_closure
 
@@ -52,7 +52,8 @@ def main():
     args = ap.parse_args()
     from make_data import write_checksums
 
-    from morris.dbfile import check_file, table_path
+    from morris.fileformat import check_file
+    from morris.folders import table_path
     from morris.position import Position
     from morris.search import PlacementSearch
     from morris.tablebase import open_tablebase

@@ -28,7 +28,7 @@ def main():
     ap.add_argument("--per-subspace", type=int, default=4)
     args = ap.parse_args()
     sys.path.insert(0, ROOT)
-    from morris.dbfile import TableFile
+    from morris.fileformat import TableFile
     from morris.index import Hasher
     from morris.subspaces import movement_subspaces
     from morris.position import Position
@@ -98,7 +98,7 @@ def write_checksums(data) -> int:
 
 
 def tf_anchors(db):
-    from morris.dbfile import TableFile
+    from morris.fileformat import TableFile
 
     with TableFile(os.path.join(db, "standard", "3-3.mtb")) as tf:
         return list(tf.anchors)

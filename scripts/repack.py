@@ -12,8 +12,8 @@ import time
 
 import numpy as np
 
-from morris.dbfile import TableFile, check_file, write_table
-from morris.verify import find_tables
+from morris.fileformat import TableFile, check_file, write_table
+from morris.folders import find_tables
 
 
 def repack(path):

@@ -1,4 +1,9 @@
-"""Writing a file so that it is either absent or complete: a temporary name, then a rename."""
+"""Writing a file so that it is either absent or complete: a temporary name, then a rename.
+
+The one writer of the files a user names (pictures, plots). It never replaces what is not a
+regular file: a symbolic link is written through (its target is replaced, the link stays), and
+a directory, named pipe, device or socket is refused before anything is written
+(inputs.check_output_file)."""
 
 from __future__ import annotations
 
@@ -6,11 +11,12 @@ import os
 import tempfile
 
 from .errors import OutputError
+from .inputs import check_output_file
 
 
 def write_atomic(path, data: bytes) -> None:
     """Write ``data`` to ``path`` through a temporary file in the same directory."""
-    path = os.fspath(path)
+    path = check_output_file(path)
     d = os.path.dirname(os.path.abspath(path))
     try:
         fd, tmp = tempfile.mkstemp(dir=d, prefix=os.path.basename(path) + ".", suffix=".tmp")

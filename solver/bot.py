@@ -68,7 +68,8 @@ class PerfectPlayer:
         try:
             return self.tb.analyze(pos)
         except MissingSubspaceError as exc:
-            raise OutsideDatabaseError(f"{pos.to_compact()} is outside the databases: {exc}") from None
+            raise OutsideDatabaseError(f"{pos.to_compact()} is outside the databases: {exc}",
+                                       subspace=exc.subspace, variant=exc.variant) from None
 
     def choose(self, pos: Position) -> Choice | None:
         """The move to play, or ``None`` when the game is over."""
@@ -104,7 +105,8 @@ class PerfectPlayer:
             try:
                 replies = self.tb.reply_values(pos.play(m.move))
             except MissingSubspaceError as exc:
-                raise OutsideDatabaseError(f"{pos.to_compact()} is outside the databases: {exc}") from None
+                raise OutsideDatabaseError(f"{pos.to_compact()} is outside the databases: {exc}",
+                                       subspace=exc.subspace, variant=exc.variant) from None
             scored.append(((replies.count("loss"), -replies.count("draw")), m))
         top = max(s for s, _ in scored)
         m = pick([m for s, m in scored if s == top])

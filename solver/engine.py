@@ -26,9 +26,10 @@ from collections import Counter
 from . import rules
 from .bot import PerfectPlayer
 from .errors import IllegalMoveError, MorrisError
-from .position import WHITE, Move, Position
+from .position import WHITE, Move, Position, glue_removals
 from .tablebase import open_tablebase
-from .variants import Variant, get_variant
+from .inputs import parse_int
+from .variants import VARIANTS, Variant, get_variant
 
 NAME = "morris perfect player"
 
@@ -39,6 +40,11 @@ class Engine:
         self.use_search = use_search
         self.db = db
         self.variant = variant or get_variant("standard")
+        #: the rule flags the engine was started with where they differ from the variant's own:
+        #: kept when a GUI names a variant (``setoption name Variant value standard``)
+        base = VARIANTS.get(self.variant.name)
+        self.overrides = {f: getattr(self.variant.rules, f) for f in ("flying", "double_mill_removes")
+                          if base is None or getattr(base.rules, f) != getattr(self.variant.rules, f)}
         self.seed = None
         self.tb = None
         self._reset()
@@ -115,24 +121,17 @@ class Engine:
         name = " ".join(args[i + 1 : j]).lower()
         value = " ".join(args[j + 1 :])
         if name == "seed":
-            try:
-                self.seed = int(value)
-            except ValueError:
-                raise MorrisError(f"Seed must be a number, got {value!r}") from None
+            self.seed = parse_int(value, "Seed", negative=True)
             self.player = None
         elif name == "variant":
             r = self.variant.rules
             self.variant = get_variant(value, no_removal_limit=r.no_removal_limit,
-                                       endgame_no_removal_limit=r.endgame_no_removal_limit)
+                                       endgame_no_removal_limit=r.endgame_no_removal_limit,
+                                       **self.overrides)
             self.player = None
             self._reset()
         elif name in ("noremovallimit", "endgamenoremovallimit"):
-            try:
-                plies = int(value)
-            except ValueError:
-                raise MorrisError(f"{name} must be a number of plies (0 for none), got {value!r}") from None
-            if plies < 0:
-                raise MorrisError(f"{name} must be 0 (none) or more plies, got {plies}")
+            plies = parse_int(value, f"{name} (plies; 0 for none)", 0)
             field = "no_removal_limit" if name == "noremovallimit" else "endgame_no_removal_limit"
             changed = dataclasses.replace(self.variant.rules, **{field: plies or None})
             self.variant = Variant(self.variant.name, self.variant.board, changed)
@@ -162,7 +161,7 @@ class Engine:
             raise MorrisError(f"unexpected {rest[0]!r} after the position (expected moves)")
         positions = [start]
         pending = None
-        for tok in rest[1:]:
+        for tok in glue_removals(rest[1:]):
             positions, pending = self._action(positions, pending, tok)
         self.start, self.positions, self.pending = start, positions, pending
 
@@ -170,31 +169,20 @@ class Engine:
         """Apply one atomic action; return the new history and pending turn."""
         pos = positions[-1]
         board = pos.board
-        if tok.startswith("x"):
-            if pending is None:
-                raise IllegalMoveError(f"removal {tok} follows no move that closed a mill")
-            name = tok[1:]
-            if name not in board.index:
-                raise IllegalMoveError(f"{tok}: {name} is not a point")
-            frm, to, removed = pending
-            pending = (frm, to, removed | (1 << board.index[name]))
-        else:
-            if pending is not None:
-                raise IllegalMoveError(f"{tok}: the previous move still has to remove a piece")
-            mv = Move.parse(tok)
-            if mv.removes:  # a glued token is a whole turn
-                return positions + [pos.play(mv)], None
-            if mv.to not in board.index or (mv.frm and mv.frm not in board.index):
-                raise IllegalMoveError(f"{tok}: not a point of the board")
-            pending = (-1 if mv.frm is None else board.index[mv.frm], board.index[mv.to], 0)
+        if pending is not None:
+            raise IllegalMoveError(f"{tok}: the previous move still has to remove a piece")
+        mv = Move.parse(tok)
+        if mv.removes:  # a glued token is a whole turn
+            return positions + [pos.play(mv)], None
+        if mv.to not in board.index or (mv.frm and mv.frm not in board.index):
+            raise IllegalMoveError(f"{tok}: not a point of the board")
+        frm, to = -1 if mv.frm is None else board.index[mv.frm], board.index[mv.to]
         turns = pos.legal_turns()
-        frm, to, removed = pending
-        if (frm, to, removed) in turns:
-            return positions + [pos.play_turn((frm, to, removed))], None
-        if any(t[0] == frm and t[1] == to and t[2] & removed == removed and t[2] != removed for t in turns):
-            return positions, pending  # a mill closed: its removal comes next
-        token = tok if not tok.startswith("x") else str(pos.move_of_turn((frm, to, 0))) + tok
-        pos.turn_of_move(token)  # raises with the reason
+        if (frm, to, 0) in turns:
+            return positions + [pos.play_turn((frm, to, 0))], None
+        if any(t[0] == frm and t[1] == to and t[2] for t in turns):
+            return positions, (frm, to, 0)  # a mill closed: its removal comes next
+        pos.turn_of_move(tok)  # raises with the reason
         raise IllegalMoveError(f"illegal action {tok}")
 
     def _go(self):

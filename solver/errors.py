@@ -1,12 +1,43 @@
-"""The exceptions of the toolkit.
+"""The exceptions of the toolkit, and the one classification of them.
 
-Every error a user can cause derives from :class:`MorrisError` and carries a message that names
-what is wrong. The command-line tool prints such errors on one line and exits with status 2.
+Every error the toolkit raises on purpose derives from :class:`MorrisError` and carries a message
+that names what is wrong. Each class says whose fault it is (``kind``), and with it how the apps
+answer it:
+
+========= ================================================ ============ ===========
+kind      meaning                                          exit status  HTTP status
+========= ================================================ ============ ===========
+``input`` the user's input: a position, move, option, path 2            400
+``data``  a database file that is missing or damaged       3            503
+(other)   anything else is a bug                           1            500
+========= ================================================ ============ ===========
+
+The command-line tool prints a :class:`MorrisError` on one line (``ErrorName: message``).
 """
 
 
 class MorrisError(Exception):
     """Base class of every error the toolkit raises on purpose."""
+
+    #: whose fault it is: "input" (the user's) or "data" (a database file's)
+    kind = "input"
+    exit_status = 2
+    http_status = 400
+
+
+class DataError(MorrisError):
+    """Base class of the errors of missing or damaged database files. ``subspace`` and
+    ``variant``: the subspace whose file is missing and its rules, where known (the apps turn
+    them into advice: advice.py)."""
+
+    kind = "data"
+    exit_status = 3
+    http_status = 503
+
+    def __init__(self, *args, subspace: str | None = None, variant=None):
+        super().__init__(*args)
+        self.subspace = subspace
+        self.variant = variant
 
 
 class UnknownVariantError(MorrisError, ValueError):
@@ -25,23 +56,18 @@ class VariantMismatchError(MorrisError, ValueError):
     """A position, move or database that belongs to other rules than the ones asked for."""
 
 
-class MissingSubspaceError(MorrisError, KeyError):
-    """The database file of a subspace is not there (a ``KeyError``, like a missing table).
-    ``subspace``: the name of the missing subspace, when known."""
-
-    def __init__(self, *args, subspace: str | None = None):
-        super().__init__(*args)
-        self.subspace = subspace
+class MissingSubspaceError(DataError, KeyError):
+    """The database file of a subspace is not there (a ``KeyError``, like a missing table)."""
 
     def __str__(self):  # KeyError quotes its argument; keep the message readable
         return str(self.args[0]) if self.args else "missing subspace"
 
 
-class CorruptDatabaseError(MorrisError):
+class CorruptDatabaseError(DataError):
     """A database file whose header, size, offsets or checksums are wrong."""
 
 
-class OutsideDatabaseError(MorrisError):
+class OutsideDatabaseError(DataError):
     """A position that no database in use covers (the bot says so instead of guessing)."""
 
 

@@ -15,7 +15,9 @@ import json
 from html import escape
 from urllib.parse import urlencode
 
-from .errors import MissingSubspaceError, MorrisError
+from .advice import advice, public_text
+from .codes import RESULT_WORDS
+from .errors import DataError, MissingSubspaceError, MorrisError
 from .position import COLOR_NAMES, Position
 from .svg import board_svg
 from .tablebase import MoveInfo
@@ -166,6 +168,39 @@ nav a {{ margin-right: .8em; }}
 """
 
 
+def _moves_html(params: dict, pos, analysis, moves_data: list) -> list:
+    """The legal moves grouped into wins, draws and losses (each a link to the position it
+    leads to); ``moves_data`` gets each move's points, for the page's script."""
+    body = []
+    # each move's position, from its turn: once, without replaying the token's legality check
+    child_of = {str(pos.move_of_turn(t)): pos.play_turn(t) for t in pos.legal_turns()}
+    infos = analysis.moves if analysis is not None else [
+        MoveInfo(m, None, None) for m in pos.legal_moves()]
+    groups = {"win": [], "draw": [], "loss": [], None: []}
+    for mi in infos:
+        href = _href(params, position=child_of[str(mi.move)].to_compact(), last=str(mi.move))
+        moves_data.append({"token": str(mi.move), "from": mi.move.frm, "to": mi.move.to,
+                           "removes": list(mi.move.removes), "href": href})
+        groups[mi.value].append((mi, href))
+    titles = {"win": "Winning moves", "draw": "Drawing moves", "loss": "Losing moves", None: "Moves"}
+    body.append('<div class="moves" id="moves">')
+    for key in ("win", "draw", "loss", None):
+        if not groups[key]:
+            continue
+        body.append(f'<h3 class="{key or ""}">{titles[key]} ({len(groups[key])})</h3><ul>')
+        for mi, href in groups[key]:
+            dist = "" if mi.dtc is None else f" <small>{mi.dtc}</small>"
+            body.append(f'<li><a class="move {mi.value or ""}" data-move="{escape(str(mi.move))}" '
+                        f'data-value="{mi.value or ""}" href="{escape(href)}">{escape(str(mi.move))}</a>{dist}</li>')
+        body.append("</ul>")
+    body.append("</div>")
+    if infos and analysis is not None:
+        body.append("<p><small>Distances count plies to the next removal"
+                    + (" or the end of placement" if pos.in_placement else "")
+                    + ", from the side to move's point of view: the winner hurries, the loser delays.</small></p>")
+    return body
+
+
 def explorer_page(tb, params: dict) -> tuple[str, int]:
     """(HTML, status) of the explorer for the query parameters ``params``."""
     text = (params.get("position") or "start").strip()
@@ -196,42 +231,23 @@ def explorer_page(tb, params: dict) -> tuple[str, int]:
             try:
                 analysis = tb.analyze(pos)
             except MissingSubspaceError as exc:
+                hint = advice(exc, "DB")
                 body.append(f'<p class="notice" id="missing">No database covers this position: '
-                            f'{escape(str(exc))}</p>')
+                            f'{escape(public_text(str(exc), tb.paths))}'
+                            f'{escape("; " + hint) if hint else ""}</p>')
+            except DataError as exc:  # a damaged file: the page says so, with the server's status
+                body.append(f'<p class="error" id="error">{escape(type(exc).__name__)}: '
+                            f'{escape(public_text(str(exc), tb.paths))}</p>')
+                status = exc.http_status
         if over is not None:
-            word = {"win": "won", "loss": "lost", "draw": "drawn"}[over]
+            word = RESULT_WORDS[over]
             body.append(f'<p class="value {over}" id="value" data-value="{over}">Game over: {side} to move has {word}</p>')
         elif analysis is not None:
             desc = _describe(analysis.value, analysis.dtc, pos.in_placement)
             body.append(f'<p class="value {analysis.value}" id="value" data-value="{analysis.value}" '
                         f'data-dtc="{"" if analysis.dtc is None else analysis.dtc}">{side.capitalize()} to move: {escape(desc)}</p>')
         body.append(f'<p><code id="compact">{escape(compact)}</code></p>')
-        # each move's position, from its turn: once, without replaying the token's legality check
-        child_of = {str(pos.move_of_turn(t)): pos.play_turn(t) for t in pos.legal_turns()}
-        infos = analysis.moves if analysis is not None else [
-            MoveInfo(m, None, None) for m in pos.legal_moves()]
-        groups = {"win": [], "draw": [], "loss": [], None: []}
-        for mi in infos:
-            href = _href(params, position=child_of[str(mi.move)].to_compact(), last=str(mi.move))
-            moves_data.append({"token": str(mi.move), "from": mi.move.frm, "to": mi.move.to,
-                               "removes": list(mi.move.removes), "href": href})
-            groups[mi.value].append((mi, href))
-        titles = {"win": "Winning moves", "draw": "Drawing moves", "loss": "Losing moves", None: "Moves"}
-        body.append('<div class="moves" id="moves">')
-        for key in ("win", "draw", "loss", None):
-            if not groups[key]:
-                continue
-            body.append(f'<h3 class="{key or ""}">{titles[key]} ({len(groups[key])})</h3><ul>')
-            for mi, href in groups[key]:
-                dist = "" if mi.dtc is None else f" <small>{mi.dtc}</small>"
-                body.append(f'<li><a class="move {mi.value or ""}" data-move="{escape(str(mi.move))}" '
-                            f'data-value="{mi.value or ""}" href="{escape(href)}">{escape(str(mi.move))}</a>{dist}</li>')
-            body.append("</ul>")
-        body.append("</div>")
-        if infos and analysis is not None:
-            body.append("<p><small>Distances count plies to the next removal"
-                        + (" or the end of placement" if pos.in_placement else "")
-                        + ", from the side to move's point of view: the winner hurries, the loser delays.</small></p>")
+        body += _moves_html(params, pos, analysis, moves_data)
         text = compact
     options = "".join(f'<option value="{v}"{" selected" if v == variant_name else ""}>{v}</option>'
                       for v in sorted(VARIANTS, key=lambda v: (v != "standard", v)))

@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 
 from . import rules
 from .errors import IllegalMoveError
-from .position import COLOR_NAMES, WHITE, Move, Position
+from .position import COLOR_NAMES, WHITE, Move, Position, glue_removals
 from .rules import DRAW, WIN
 from .variants import LOSE_BELOW
 
@@ -25,12 +25,6 @@ class Game:
     def __post_init__(self):
         self.positions = [self.start]
         self._seen = Counter([self.start.key])  # repetition ignores the no-removal counter
-
-    @property
-    def no_removal_plies(self) -> int:
-        """Plies of the movement phase since the last removal (the position's counter; kept only
-        under a no-removal limit)."""
-        return self.position.no_removal_plies
 
     @property
     def position(self) -> Position:
@@ -53,21 +47,8 @@ class Game:
     def push_tokens(self, tokens) -> None:
         """Play Sanmill-style tokens, where a removal may come as its own token (``d2``,
         ``xa1``): a lone removal is glued to the move before it."""
-        pending = None
-        for tok in tokens:
-            tok = tok.strip()
-            if not tok:
-                continue
-            if tok.startswith("x"):
-                if pending is None:
-                    raise IllegalMoveError(f"removal {tok!r} follows no move that closed a mill")
-                pending += tok
-                continue
-            if pending is not None:
-                self.push(pending)
-            pending = tok
-        if pending is not None:
-            self.push(pending)
+        for tok in glue_removals(tokens):
+            self.push(tok)
 
     @property
     def result(self) -> str | None:

@@ -34,7 +34,7 @@ independently by Burnside's lemma (:func:`count_positions`).
 from __future__ import annotations
 
 import bisect
-from functools import cached_property
+from functools import cached_property, lru_cache
 from math import comb
 
 import numpy as np
@@ -92,6 +92,15 @@ def slot_count(board, sub: Subspace) -> int:
 
 
 # ------------------------------------------------------------------------ the hash
+@lru_cache(maxsize=None)
+def board_tables(board):
+    """The numba kernels' lookup tables of a board (kernels/tables.py: adjacency, mills, the
+    symmetries as byte maps, binomials), built once per board (boards compare by name)."""
+    from .kernels.tables import build_tables
+
+    return build_tables(board)
+
+
 class Hasher:
     """The perfect hash of one board: orbit tables built on demand, batch kernels, and a
     pure-Python reference (:meth:`index_py`) that the kernels must match."""
@@ -111,7 +120,7 @@ class Hasher:
 
     @cached_property
     def tables(self):
-        return self.board.tables
+        return board_tables(self.board)
 
     def orbits(self, sizes):
         """Orbit tables covering the anchor sizes ``sizes`` (built once per set of sizes)."""
@@ -121,7 +130,7 @@ class Hasher:
                 return ob
         from .kernels.tables import build_orbits
 
-        ob = build_orbits(self.board, key)
+        ob = build_orbits(self.tables, key)
         self._orbits[key] = ob
         return ob
 
@@ -177,11 +186,10 @@ class Hasher:
         zero = [0] * 256
         sym = [tuple(g.byte_images[s][j] if j < g.nbytes else zero for j in range(nb))
                for s in range(len(g))]
-        popc = [bin(v).count("1") for v in range(256)]
         n = self.board.n
         colex = [[None] * (n + 9) for _ in range(nb)]
         blocks = [[comb(n - o, m) for m in range(n + 1)] for o in range(n + 1)]
-        return sym, popc, _LazyRows(_pext_row), colex, nb, blocks
+        return sym, _POPC, _LazyRows(_pext_row), colex, nb, blocks
 
     def index_py(self, mover: int, opp: int, reps=None, orbit_of=None) -> int:
         """Slot of (mover, opp) in its subspace, computed in plain Python. ``reps``: the sorted
@@ -306,7 +314,8 @@ def _pext_row(f: int) -> list:
 
 
 _PASCAL = [[comb(a, b) for b in range(34)] for a in range(34)]
-_POPC = [bin(v).count("1") for v in range(256)]
+#: set bits of each byte (the one popcount table of the Python side)
+_POPC = tuple(bin(v).count("1") for v in range(256))
 
 
 def _colex(rows, j, below) -> list:
@@ -327,7 +336,7 @@ def _colex_row(j, below) -> list:
     return row
 
 
-_POPC8 = np.array([bin(v).count("1") for v in range(256)], dtype=np.int64)
+_POPC8 = np.array(_POPC, dtype=np.int64)
 
 
 def popcounts(masks: np.ndarray) -> np.ndarray:

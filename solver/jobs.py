@@ -16,7 +16,8 @@ import os
 import time
 from dataclasses import dataclass
 
-from .dbfile import check_file, read_planes, ruleset_dir, table_header, table_path, write_table
+from .fileformat import check_file, write_table
+from .folders import read_planes, ruleset_dir, table_header, table_path
 from .index import Hasher, count_positions
 from .progress import Reporter
 from .subspaces import Subspace, pair_children, pair_dependencies, pair_key, placement_inputs
@@ -33,7 +34,7 @@ class Job:
     def name(self) -> str:
         return "/".join(s.name for s in self.subspaces) + (" (no limit)" if self.unlimited else "")
 
-    def rules(self, variant):
+    def writes_variant(self, variant):
         """The variant whose directory this job writes: without the limit for a twin."""
         return variant.unlimited if self.unlimited else variant
 
@@ -54,7 +55,7 @@ class Job:
         from the twin's file; (None, None) for unlimited rules."""
         if not variant.limited or self.unlimited:
             return None, None
-        from .limits import curse_plane
+        from .curse import curse_plane
 
         unlimited = read_planes(table_path(out, variant.unlimited, sub), with_dtc=False)[0]
         plane, cw, bl = curse_plane(values, unlimited, sub.name)
@@ -83,7 +84,7 @@ class Job:
 
     def done(self, out, variant) -> bool:
         """Whether every file of the job is complete and its checksum matches."""
-        v = self.rules(variant)
+        v = self.writes_variant(variant)
         return all(check_file(table_path(out, v, s)) is None for s in self.subspaces)
 
     def weight(self, variant) -> int:
@@ -129,7 +130,7 @@ class MovementPair(Job):
 
         rep = reporter or Reporter(quiet=True)
         hasher = hasher or Hasher(variant.board)
-        variant = self.rules(variant)
+        variant = self.writes_variant(variant)
         os.makedirs(ruleset_dir(out, variant), exist_ok=True)
         t0 = time.perf_counter()
         children = {c: read_planes(table_path(out, variant, c), with_dtc=False)[0]
@@ -173,7 +174,7 @@ class PlacementSubspace(Job):
         from .placement import evaluate, load_children
 
         hasher = hasher or Hasher(variant.board)
-        variant = self.rules(variant)
+        variant = self.writes_variant(variant)
         os.makedirs(ruleset_dir(out, variant), exist_ok=True)
         planes = load_children(out, variant, self.sub)
         vals, dtc = evaluate(variant, self.sub, planes, hasher, reporter=reporter)

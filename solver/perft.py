@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 from . import rules
+from .errors import UsageError
+from .index import board_tables
 from .position import Position
 
 #: deepest perft accepted (each ply needs a turn buffer; depth 7 from the start takes minutes)
@@ -12,15 +14,21 @@ MAX_DEPTH = 32
 def _kernel_args(pos: Position):
     rules = pos.variant.rules
     return (
-        pos.board.tables, rules.flying, rules.double_mill_removes,
+        board_tables(pos.board), rules.flying, rules.double_mill_removes,
         pos.mover, pos.opponent, pos.mover_hand, pos.opponent_hand,
     )
 
 
 def perft(pos: Position, depth: int, *, python: bool = False, parallel: bool = True) -> int:
-    """Number of sequences of ``depth`` whole turns from ``pos``."""
-    if depth < 0:
-        raise ValueError("depth must be >= 0")
+    """Number of sequences of ``depth`` whole turns from ``pos``. Under a no-removal limit that
+    the sequences can reach, the positions themselves are walked (their counter ends the game
+    at the limit; the generators know no counter)."""
+    check_depth(depth)
+    if _limit_reachable(pos, depth):
+        if depth == 0:
+            return 1
+        return sum(perft(pos.play_turn(t), depth - 1, python=python, parallel=False)
+                   for t in pos.legal_turns())
     if python:
         return rules.perft_state(pos.variant, *pos.state, depth)
     from .kernels.bitboard import perft as kperft
@@ -30,10 +38,26 @@ def perft(pos: Position, depth: int, *, python: bool = False, parallel: bool = T
     return int(fn(*_kernel_args(pos), depth))
 
 
+def check_depth(depth: int) -> None:
+    if depth < 0:
+        raise UsageError(f"perft depth must be 0 or more, got {depth}")
+    if depth > MAX_DEPTH:
+        raise UsageError(f"perft depth {depth} is too deep: at most {MAX_DEPTH} plies "
+                         f"(depth 7 from the start already takes minutes)")
+
+
+def _limit_reachable(pos: Position, depth: int) -> bool:
+    """Whether a no-removal limit can end the game within ``depth`` plies from ``pos``."""
+    r = pos.variant.rules
+    limits = [x for x in (r.no_removal_limit, r.endgame_no_removal_limit) if x is not None]
+    return bool(limits) and pos.no_removal_plies + depth >= min(limits)
+
+
 def divide(pos: Position, depth: int, *, python: bool = False) -> list[tuple[str, int]]:
     """perft split by first move: ``[(token, count), ...]`` sorted by token."""
+    check_depth(depth)
     if depth < 1:
-        raise ValueError("divide needs depth >= 1")
+        raise UsageError("divide needs depth 1 or more")
     out = []
     for move in pos.legal_moves():
         out.append((str(move), perft(pos.play(move), depth - 1, python=python, parallel=False)))

@@ -17,7 +17,7 @@ from math import comb
 
 import numpy as np
 
-from .dbfile import read_planes, table_path
+from .folders import read_planes, table_path
 from .index import Hasher
 from .progress import Reporter
 from .subspaces import Subspace, placement_children, placement_inputs, reads_file

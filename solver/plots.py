@@ -13,7 +13,7 @@ import os
 import numpy as np
 
 from .atomic import write_atomic
-from .dbfile import TableFile
+from .fileformat import TableFile
 from .errors import MorrisError, UsageError
 
 INSTALL_HINT = "pip install 'morris-solver[plot]' (from a checkout: pip install '.[plot]')"

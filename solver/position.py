@@ -28,6 +28,7 @@ import re
 from dataclasses import dataclass
 
 from . import rules
+from .codes import RESULT_WORDS
 from .errors import IllegalMoveError, IllegalPositionError, VariantMismatchError
 from .limits import check_counter
 from .variants import FLY_AT, INNER_RING, MIDDLE_RING, OUTER_RING, Variant, get_variant
@@ -56,10 +57,6 @@ class Move:
         head = self.to if self.frm is None else f"{self.frm}-{self.to}"
         return head + "".join("x" + r for r in self.removes)
 
-    @property
-    def token(self) -> str:
-        return str(self)
-
     @classmethod
     def parse(cls, token: str) -> "Move":
         text = token.strip()
@@ -78,13 +75,24 @@ class Move:
         removes = tuple(re.findall(_POINT_RE, rest))
         return cls(to=to, frm=frm, removes=removes)
 
-    @property
-    def is_removal(self) -> bool:
-        return bool(self.removes)
 
 
-def _popcount(x: int) -> int:
-    return x.bit_count()
+def glue_removals(tokens) -> list[str]:
+    """Sanmill-style tokens, where a removal may come as its own token (``d2``, ``xa1``), as
+    whole turns: each lone removal glued to the token before it (``d2xa1``). Empty tokens are
+    skipped; a removal that follows no move is an :class:`IllegalMoveError`."""
+    out = []
+    for tok in tokens:
+        tok = tok.strip()
+        if not tok:
+            continue
+        if tok.startswith("x"):
+            if not out:
+                raise IllegalMoveError(f"removal {tok!r} follows no move that closed a mill")
+            out[-1] += tok
+        else:
+            out.append(tok)
+    return out
 
 
 @dataclass(frozen=True)
@@ -225,17 +233,17 @@ class Position:
         nums = fields[4:]
         if len(nums) >= 4:
             w_on, w_hand, b_on, b_hand = (_parse_count(x, "FEN piece count") for x in nums[:4])
-            if w_on != _popcount(white):
+            if w_on != int.bit_count(white):
                 raise IllegalPositionError(
-                    f"FEN says white has {w_on} on the board, the board shows {_popcount(white)}"
+                    f"FEN says white has {w_on} on the board, the board shows {int.bit_count(white)}"
                 )
-            if b_on != _popcount(black):
+            if b_on != int.bit_count(black):
                 raise IllegalPositionError(
-                    f"FEN says black has {b_on} on the board, the board shows {_popcount(black)}"
+                    f"FEN says black has {b_on} on the board, the board shows {int.bit_count(black)}"
                 )
         elif phase in ("r", "p"):
-            w_hand = v.pieces - _popcount(white)
-            b_hand = v.pieces - _popcount(black)
+            w_hand = v.pieces - int.bit_count(white)
+            b_hand = v.pieces - int.bit_count(black)
         else:
             w_hand = b_hand = 0
         for x in nums[6:]:
@@ -255,7 +263,7 @@ class Position:
         counter = 0
         if len(nums) >= 12 and v.limited and not (w_hand or b_hand):
             counter = _parse_int(nums[11], "FEN no-removal counter")
-            if v.rules.limit_of(_popcount(white), _popcount(black)) is None:
+            if v.rules.limit_of(int.bit_count(white), int.bit_count(black)) is None:
                 counter = 0  # no limit applies in this subspace
         return cls.from_masks(v, white, black, turn, w_hand, b_hand, counter)
 
@@ -278,7 +286,7 @@ class Position:
             (BLACK, self.black, self.black_hand),
         ):
             name = COLOR_NAMES[color]
-            on = _popcount(mask)
+            on = int.bit_count(mask)
             if on > n:
                 raise IllegalPositionError(
                     f"{on} {name} pieces on the board; {v.name} allows {n}"
@@ -298,7 +306,7 @@ class Position:
             )
         if not isinstance(self.no_removal_plies, int):
             raise IllegalPositionError(f"the no-removal counter must be a number, got {self.no_removal_plies!r}")
-        why = check_counter(v, self.no_removal_plies, _popcount(self.white), _popcount(self.black),
+        why = check_counter(v, self.no_removal_plies, int.bit_count(self.white), int.bit_count(self.black),
                             self.in_placement)
         if why:
             raise IllegalPositionError(why)
@@ -333,7 +341,7 @@ class Position:
         return "placement" if self.in_placement else "movement"
 
     def count(self, color: int) -> int:
-        return _popcount(self.white if color == WHITE else self.black)
+        return int.bit_count(self.white if color == WHITE else self.black)
 
     def piece_at(self, name: str) -> int | None:
         i = self.board.index[name]
@@ -493,7 +501,7 @@ class Position:
         turn_ = 1 - self.turn if switched else self.turn
         counter = 0  # after a removal, and during placement (its plies do not count)
         if not (turn[2] or self.in_placement) and self.variant.limited:
-            if self.variant.rules.limit_of(_popcount(mover), _popcount(opp)) is not None:
+            if self.variant.rules.limit_of(int.bit_count(mover), int.bit_count(opp)) is not None:
                 counter = self.no_removal_plies + 1
         if turn_ == WHITE:
             return Position(self.variant, mover, opp, turn_, mover_hand, opp_hand, counter)
@@ -505,7 +513,7 @@ class Position:
         me = COLOR_NAMES[self.turn]
         result = self.outcome()
         if result is not None:
-            said = {"win": "won", "loss": "lost", "draw": "drawn"}[result]
+            said = RESULT_WORDS[result]
             return f"the game is over ({me} to move has {said})"
         mover, opp, mh, oh = self.state
         if mh > 0 and frm >= 0:
@@ -520,7 +528,7 @@ class Position:
             if not rules.flies(variant, mover, mh, oh) and not board.adjacency[frm] >> to & 1:
                 why = (
                     "flying is off in this variant" if not variant.rules.flying
-                    else f"{me} has {_popcount(mover)} pieces and flies only with {FLY_AT}"
+                    else f"{me} has {int.bit_count(mover)} pieces and flies only with {FLY_AT}"
                 )
                 return f"{board.points[to]} is not adjacent to {board.points[frm]} ({why})"
         after = mover | (1 << to)
@@ -531,8 +539,8 @@ class Position:
             if removed:
                 return "it closes no mill, so it removes nothing"
             return "illegal"
-        need = min(_popcount(opp), 1 if variant.rules.double_mill_removes == 1 else closed)
-        if _popcount(removed) != need:
+        need = min(int.bit_count(opp), 1 if variant.rules.double_mill_removes == 1 else closed)
+        if int.bit_count(removed) != need:
             if need == 0:
                 return "the opponent has no piece on the board to remove"
             example = board.points[next(rules.bits(rules.removable(board, opp)))]

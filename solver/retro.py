@@ -1,9 +1,10 @@
 """Movement-phase solve of one subspace pair, as named phases.
 
 ``solve_pair`` takes the pair's top subspace and the value planes of the subspaces its removals
-lead to, and returns the value and dtc planes of the pair. The phases print as they run (when a
-reporter is given) and show a tqdm bar each:
+lead to, and returns the value and dtc planes of the pair. The phases are functions of their own,
+called in this order; they print as they run (when a reporter is given) and show a tqdm bar each:
 
+0. ``lay_out``    -- the pair's state array and block flags;
 1. ``count``      -- moves counted, removals looked up, immediate results seeded;
 2. ``propagate``  -- levels of retrograde analysis until nothing changes;
 3. ``finish``     -- planes split per subspace.
@@ -20,6 +21,7 @@ from dataclasses import dataclass
 import numba
 import numpy as np
 
+from .errors import UnsupportedRulesError
 from .index import Hasher
 from .progress import Reporter
 from .subspaces import Subspace, pair_children
@@ -44,63 +46,114 @@ def movement_double_mills_possible(board) -> bool:
     return False
 
 
+@dataclass
+class PairLayout:
+    """Where each subspace of a pair lies in the one state array (the second starts at a block
+    boundary), and the array itself: a uint16 state per slot (kernels/retro.py), with a flag per
+    block for the positions decided at level 0 (``flag0``) and level 1 (``flag1``)."""
+
+    name: str
+    parts: tuple
+    slots: list
+    offs: list
+    nblocks: int
+    table: np.ndarray  # per part: m, o, offset, slots, the other part's index
+    st: np.ndarray
+    flag0: np.ndarray
+    flag1: np.ndarray
+
+
 def solve_pair(variant, top: Subspace, children: dict, hasher: Hasher | None = None,
                reporter: Reporter | None = None, limit: int | None = None) -> PairResult:
-    """``limit``: the no-removal limit L of the pair (limits.py). Propagation then stops after
-    level L: what is undecided is a draw at counter 0, and a decided position's dtc is its
-    distance under the limit (it wins or loses at counter c exactly when dtc <= L - c). The
-    children's planes are then their values at counter 0 under the limit."""
-    from .kernels import retro as K
-
+    """The value and dtc planes of the pair of ``top``, from the value planes of the subspaces
+    its removals lead to (``children``), by the phases :func:`count`, :func:`propagate` and
+    :func:`finish`. ``limit``: the no-removal limit L of the pair (limits.py). Propagation then
+    stops after level L: what is undecided is a draw at counter 0, and a decided position's dtc
+    is its distance under the limit (it wins or loses at counter c exactly when dtc <= L - c).
+    The children's planes are then their values at counter 0 under the limit."""
     rep = reporter or Reporter(quiet=True)
+    check_supported(variant)
+    hasher = hasher or Hasher(variant.board)
+    pair = lay_out(hasher, top)
+    seconds = {}
+    t0 = time.perf_counter()
+    count(variant, hasher, top, pair, children, rep)
+    seconds["count"] = time.perf_counter() - t0
+    t0 = time.perf_counter()
+    levels = propagate(variant, hasher, top, pair, rep, limit)
+    seconds["propagate"] = time.perf_counter() - t0
+    t0 = time.perf_counter()
+    values, dtcs = finish(pair)
+    seconds["finish"] = time.perf_counter() - t0
+    return PairResult(values=values, dtc=dtcs, seconds=seconds, levels=levels)
+
+
+def check_supported(variant) -> None:
+    """Refuse rules the movement solver cannot do: a slide that closes two mills under a rule
+    that removes two pieces for it."""
     board = variant.board
     if variant.rules.double_mill_removes != 1 and movement_double_mills_possible(board):
-        raise NotImplementedError(
+        raise UnsupportedRulesError(
             f"the {board.name} board allows a slide to close two mills; the movement solver "
             f"handles one removal per turn only"
         )
-    hasher = hasher or Hasher(board)
-    T = hasher.tables
+
+
+def lay_out(hasher: Hasher, top: Subspace) -> PairLayout:
+    """Allocate the state array of the pair of ``top`` (every slot unused) and its block flags."""
+    from .kernels import retro as K
+
     parts = top.pair
-    Ob = hasher.orbits({top.m, top.o})
     slots = [hasher.slots(s) for s in parts]
     offs = [0]
     if len(parts) == 2:
         offs.append(-(-slots[0] // K.BLOCK) * K.BLOCK)
     total = offs[-1] + slots[-1]
     nblocks = -(-total // K.BLOCK)
-    total_padded = nblocks * K.BLOCK
     table = np.zeros((len(parts), 5), dtype=np.int64)
     for p, s in enumerate(parts):
         table[p] = (s.m, s.o, offs[p], slots[p], (1 - p) if len(parts) == 2 else 0)
-    st = np.full(total_padded, K.UNUSED, dtype=np.uint16)
-    flag0 = np.zeros(nblocks, dtype=np.uint8)
-    flag1 = np.zeros(nblocks, dtype=np.uint8)
-    seconds = {}
-    name = "/".join(s.name for s in parts)
-    count_errors = np.zeros(64, dtype=np.int64)
+    return PairLayout(
+        name="/".join(s.name for s in parts), parts=parts, slots=slots, offs=offs, nblocks=nblocks,
+        table=table, st=np.full(nblocks * K.BLOCK, K.UNUSED, dtype=np.uint16),
+        flag0=np.zeros(nblocks, dtype=np.uint8), flag1=np.zeros(nblocks, dtype=np.uint8))
 
-    # phase 1: count
-    t0 = time.perf_counter()
-    rep.phase(f"[{name}] count: {sum(slots):,} slots")
-    with rep.bar(total=sum(slots), desc=f"{name} count", unit="pos") as bar:
-        for p, sub in enumerate(parts):
+
+def count(variant, hasher: Hasher, top: Subspace, pair: PairLayout, children: dict, rep) -> None:
+    """Phase 1: every position's moves counted, removals looked up in the children's planes,
+    the positions decided at once (no move, or a removal into a lost position) seeded."""
+    from .kernels import retro as K
+
+    T = hasher.tables
+    Ob = hasher.orbits({top.m, top.o})
+    count_errors = np.zeros(64, dtype=np.int64)
+    rep.phase(f"[{pair.name}] count: {sum(pair.slots):,} slots")
+    with rep.bar(total=sum(pair.slots), desc=f"{pair.name} count", unit="pos") as bar:
+        for p, sub in enumerate(pair.parts):
             child_sub = pair_children(top)[sub]
             child = children[child_sub] if child_sub is not None else np.zeros(0, dtype=np.uint8)
-            lo = offs[p] // K.BLOCK
-            hi = -(-(offs[p] + slots[p]) // K.BLOCK)
+            off, n = pair.offs[p], pair.slots[p]
+            lo = off // K.BLOCK
+            hi = -(-(off + n) // K.BLOCK)
             step = max(1, (hi - lo) // 50)
             for b in range(lo, hi, step):
                 e = min(hi, b + step)
-                K.count_pass(T, Ob, variant.rules.flying, sub.m, sub.o, offs[p], slots[p],
-                             st, flag0, flag1, child, b, e, count_errors)
-                bar.update(min((e - b) * K.BLOCK, offs[p] + slots[p] - b * K.BLOCK))
+                K.count_pass(T, Ob, variant.rules.flying, sub.m, sub.o, off, n,
+                             pair.st, pair.flag0, pair.flag1, child, b, e, count_errors)
+                bar.update(min((e - b) * K.BLOCK, off + n - b * K.BLOCK))
     if count_errors.any():
-        raise NotImplementedError(f"a position of {name} has more than {K.COUNT_MAX} moves")
-    seconds["count"] = time.perf_counter() - t0
+        raise UnsupportedRulesError(f"a position of {pair.name} has more than {K.COUNT_MAX} moves")
 
-    # phase 2: propagate
-    t0 = time.perf_counter()
+
+def propagate(variant, hasher: Hasher, top: Subspace, pair: PairLayout, rep,
+              limit: int | None = None) -> int:
+    """Phase 2: levels of retrograde analysis (level d decides the positions at distance d + 1)
+    until a level decides nothing, or after ``limit`` levels; returns the levels run."""
+    from .kernels import retro as K
+
+    T = hasher.tables
+    Ob = hasher.orbits({top.m, top.o})
+    nblocks = pair.nblocks
     nthreads = numba.get_num_threads()
     ntask = max(2, 2 * nthreads)
     cap = 1 << 20
@@ -112,9 +165,9 @@ def solve_pair(variant, top: Subspace, children: dict, hasher: Hasher | None = N
     flags_next = np.zeros((nthreads, nblocks), dtype=np.uint8)
     newly = np.zeros(nthreads, dtype=np.int64)
     d = 0
-    flags = flag0.copy()
-    rep.phase(f"[{name}] propagate")
-    with rep.bar(desc=f"{name} propagate", unit="level") as bar:
+    flags = pair.flag0.copy()
+    rep.phase(f"[{pair.name}] propagate")
+    with rep.bar(desc=f"{pair.name} propagate", unit="level") as bar:
         while True:
             if d >= 2 and not flags.any():
                 break
@@ -126,14 +179,14 @@ def solve_pair(variant, top: Subspace, children: dict, hasher: Hasher | None = N
                     task_blk[t] = t
                     task_slot[t] = t * K.BLOCK
                 while (task_blk < nblocks).any():
-                    K.emit(T, Ob, variant.rules.flying, table, len(parts), st, d, flags,
-                           task_blk, task_slot, buf, buf_n, errors)
-                    K.apply(st, d, buf, buf_n, flags_next, newly, errors)
+                    K.emit(T, Ob, variant.rules.flying, pair.table, len(pair.parts), pair.st, d,
+                           flags, task_blk, task_slot, buf, buf_n, errors)
+                    K.apply(pair.st, d, buf, buf_n, flags_next, newly, errors)
                 nxt = flags_next.any(axis=0).astype(np.uint8)
             else:
                 nxt = np.zeros(nblocks, dtype=np.uint8)
             if d == 0:
-                nxt |= flag1
+                nxt |= pair.flag1
             flags = nxt
             d += 1
             if d > 16000:
@@ -142,16 +195,18 @@ def solve_pair(variant, top: Subspace, children: dict, hasher: Hasher | None = N
             bar.set_postfix(decided=int(newly.sum()))
     if errors.any():
         raise RuntimeError(f"internal error in retrograde propagation ({int(errors.sum())} count errors)")
-    seconds["propagate"] = time.perf_counter() - t0
+    return d
 
-    # phase 3: finish: a value plane, and the distances in place
-    t0 = time.perf_counter()
-    del buf
-    vals = np.empty(total_padded, dtype=np.uint8)
-    K.finish(st, vals)
+
+def finish(pair: PairLayout):
+    """Phase 3: ({subspace: value plane}, {subspace: dtc plane}); the distances stay in place
+    in the state array."""
+    from .kernels import retro as K
+
+    vals = np.empty(len(pair.st), dtype=np.uint8)
+    K.finish(pair.st, vals)
     values, dtcs = {}, {}
-    for p, sub in enumerate(parts):
-        values[sub] = vals[offs[p] : offs[p] + slots[p]]
-        dtcs[sub] = st[offs[p] : offs[p] + slots[p]]
-    seconds["finish"] = time.perf_counter() - t0
-    return PairResult(values=values, dtc=dtcs, seconds=seconds, levels=d)
+    for p, sub in enumerate(pair.parts):
+        a, b = pair.offs[p], pair.offs[p] + pair.slots[p]
+        values[sub], dtcs[sub] = vals[a:b], pair.st[a:b]
+    return values, dtcs

@@ -14,11 +14,11 @@ import os
 import time
 from dataclasses import dataclass, field
 
-from .dbfile import remove_stale_temporaries, ruleset_dir
-from .errors import MorrisError
-from .jobs import Job, MovementPair, PlacementSubspace, job_for
+from .fileformat import remove_stale_temporaries
+from .folders import ruleset_dir
+from .jobs import Job, PlacementSubspace, job_for
 from .progress import Reporter
-from .subspaces import (Subspace, check_movement, check_placement, movement_subspaces,
+from .subspaces import (check_movement, check_placement, movement_subspaces,
                         placement_closure, placement_subspaces)
 
 
@@ -54,12 +54,6 @@ def job_graph(variant, targets=None, max_pieces=None, phase="movement"):
     return jobs, deps
 
 
-def plan(variant, targets=None, max_pieces=None) -> list[Subspace]:
-    """Movement pairs (top subspaces) to solve for the targets, every pair after those it needs."""
-    jobs, _ = job_graph(variant, targets, max_pieces)
-    return [j.sub for j in jobs if isinstance(j, MovementPair)]
-
-
 #: Measured on the standard board with 2 cores (docs/benchmarks.md): positions solved per second
 #: per core, and bytes of database file per position, by phase. Only for estimates.
 RATES = {"movement": (2.0e6, 2.28 / 8), "placement": (2.5e6, 1.80 / 8)}
@@ -91,34 +85,6 @@ def human_bytes(size: float) -> str:
     return f"{round(size)} bytes"
 
 
-_HINTS: dict = {}
-
-
-def solve_hint(variant, sub: Subspace, out) -> str:
-    """What to solve for ``sub``, and what it costs (from :func:`estimate`); for a placement
-    subspace also the cheaper route: the movement phase, then search."""
-    key = (variant, sub, str(out))
-    if key in _HINTS:
-        return _HINTS[key]
-    flags = variant.cli_flags()
-    flags = f" {flags}" if flags else ""
-    try:
-        jobs, _ = job_graph(variant, [sub])
-    except (ValueError, MorrisError) as exc:
-        return f"({exc})"
-    secs, size = estimate(variant, jobs)
-    text = (f"solve it with: morris solve --out {out}{flags} {sub} ({len(jobs)} jobs: about "
-            f"{human_time(secs)} on 2 cores and {human_bytes(size)} of files)")
-    if sub.placement:
-        mjobs, _ = job_graph(variant)
-        msecs, msize = estimate(variant, mjobs)
-        text += (f"; or solve the movement phase (morris solve --out {out}{flags}: about "
-                 f"{human_time(msecs)}, {human_bytes(msize)}) and placement positions are valued "
-                 f"by exact search")
-    _HINTS[key] = text
-    return text
-
-
 @dataclass
 class Plan:
     """What ``morris solve --plan`` prints: jobs, their weights, the heaviest dependency chain."""
@@ -145,13 +111,13 @@ def critical_path(variant, jobs, deps) -> Plan:
 def run_job(out: str, variant_desc: dict, job: Job, threads: int | None = None, slot: int = 0,
             quiet: bool = True) -> dict:
     """Run one job in this process (a worker's entry point: plain arguments, picklable)."""
-    from .variants import variant_from_description
+    from .variants import variant_from_fields
 
     if threads:
         import numba
 
         numba.set_num_threads(max(1, min(threads, numba.config.NUMBA_NUM_THREADS)))
-    variant = variant_from_description(variant_desc)
+    variant = variant_from_fields(variant_desc)
     t0 = time.perf_counter()
     positions = job.run(out, variant, Reporter(quiet=quiet, lines=False, position=slot + 1))
     return {"positions": positions, "seconds": time.perf_counter() - t0, "pid": os.getpid()}
@@ -211,80 +177,110 @@ def solve(out, variant, targets=None, max_pieces=None, reporter=None, on_job=Non
     retried ``retries`` times. Complete files are kept (resume).
 
     Progress: one bar for the whole solve (positions), one for each running job's phase when
-    it lasts, and a line for each job that took a while (or for every job when there are few)."""
-    from concurrent.futures import FIRST_COMPLETED, wait
-    from concurrent.futures.process import BrokenProcessPool
-
+    it lasts, and a line for each job that took a while (or for every job when there are few).
+    The phases: :func:`job_graph`, :func:`prepare_output`, then a :class:`_Run` skips the
+    complete jobs and drives the rest."""
     rep = reporter or Reporter()
     t0 = time.perf_counter()
-    summary = SolveSummary()
     jobs, deps = job_graph(variant, targets, max_pieces, phase)
     prepare_output(out, variant, rep)
-    executor = executor or InlineExecutor()
-    inline = submit is None and isinstance(executor, InlineExecutor)
-    desc = variant.describe()
-    weight = {j: j.weight(variant) for j in jobs}
-    done, running = set(), {}
-    attempts = {}
-    for j in jobs:
-        if j.done(out, variant):
-            done.add(j)
-            summary.skipped.append(j.sub)
-    waiting = [j for j in jobs if j not in done]
-    if summary.skipped:
-        rep.phase(f"{len(summary.skipped)} of {len(jobs)} jobs already complete")
-    free_rows = list(range(max(1, slots)))
-    row = {}
-    job_bars = submit is None
-    chatty = len(waiting) <= 60
+    run = _Run(out, variant, jobs, deps, rep, executor or InlineExecutor(), executor_factory,
+               threads, retries, submit, slots, on_job)
+    run.skip_complete()
+    run.drive()
+    run.summary.seconds = time.perf_counter() - t0
+    return run.summary
 
-    def launch(j):
-        row[j] = free_rows.pop(0) if free_rows else 0
-        args = (out, desc, j, threads, row[j], rep.quiet or not job_bars)
-        f = submit(j, run_job, *args) if submit else executor.submit(run_job, *args)
-        running[f] = j
 
-    total = sum(weight[j] for j in waiting)
-    with rep.bar(total=total, desc=f"solve {variant.ruleset_id}", unit="pos", leave=True) as bar:
-        while waiting or running:
-            for j in [j for j in waiting if all(d in done for d in deps[j])]:
-                if inline and running:  # it ran already: count it before the next one
-                    break
-                waiting.remove(j)
-                if chatty:
-                    rep.phase(f"start {j.name} ({weight[j]:,} positions)")
-                bar.set_postfix_str(f"jobs {len(done)}/{len(jobs)}, running {', '.join(x.name for x in [*running.values(), j])}")
-                launch(j)
-            if not running:
-                raise RuntimeError(f"jobs can never start: {[j.name for j in waiting]}")
-            finished, _ = wait(list(running), return_when=FIRST_COMPLETED)
-            for f in finished:
-                j = running.pop(f)
-                free_rows.append(row.pop(j))
-                free_rows.sort()
-                try:
-                    info = f.result()
-                except Exception as exc:
-                    attempts[j] = attempts.get(j, 0) + 1
-                    if isinstance(exc, BrokenProcessPool) and executor_factory:
-                        executor = executor_factory()
-                    if attempts[j] > retries:
-                        raise RuntimeError(f"{j.name} failed {attempts[j]} times; last: {type(exc).__name__}: {exc}") from exc
-                    rep.phase(f"{j.name} failed ({type(exc).__name__}: {exc}); retrying")
-                    launch(j)
-                    continue
-                if not j.done(out, variant):
-                    raise RuntimeError(f"{j.name} reported success but its files are not complete")
-                done.add(j)
-                summary.solved.append({"job": j, **info})
-                bar.update(weight[j])
-                if chatty or info["seconds"] >= 5:
-                    rep.phase(f"[{len(done)}/{len(jobs)}] {j.name}: {info['positions']:,} positions "
-                              f"in {info['seconds']:.1f} s")
-                if on_job:
-                    on_job(info)
-    summary.seconds = time.perf_counter() - t0
-    return summary
+class _Run:
+    """One solve's jobs in flight: which are done, waiting and running, on which bar row."""
+
+    def __init__(self, out, variant, jobs, deps, rep, executor, executor_factory, threads,
+                 retries, submit, slots, on_job):
+        self.out, self.variant, self.jobs, self.deps, self.rep = out, variant, jobs, deps, rep
+        self.executor, self.executor_factory = executor, executor_factory
+        self.threads, self.retries, self.submit, self.on_job = threads, retries, submit, on_job
+        self.inline = submit is None and isinstance(executor, InlineExecutor)
+        self.desc = variant.describe()
+        self.weight = {j: j.weight(variant) for j in jobs}
+        self.summary = SolveSummary()
+        self.done, self.running, self.attempts, self.row = set(), {}, {}, {}
+        self.waiting = list(jobs)
+        self.free_rows = list(range(max(1, slots)))
+
+    def skip_complete(self) -> None:
+        """Jobs whose files are complete and whose checksums match are not run again."""
+        for j in self.jobs:
+            if j.done(self.out, self.variant):
+                self.done.add(j)
+                self.summary.skipped.append(j.sub)
+        self.waiting = [j for j in self.jobs if j not in self.done]
+        if self.summary.skipped:
+            self.rep.phase(f"{len(self.summary.skipped)} of {len(self.jobs)} jobs already complete")
+
+    def launch(self, j) -> None:
+        self.row[j] = self.free_rows.pop(0) if self.free_rows else 0
+        args = (self.out, self.desc, j, self.threads, self.row[j],
+                self.rep.quiet or self.submit is not None)
+        f = self.submit(j, run_job, *args) if self.submit else self.executor.submit(run_job, *args)
+        self.running[f] = j
+
+    def drive(self) -> None:
+        """Start every job whose inputs are done, wait for one to finish, until none is left."""
+        from concurrent.futures import FIRST_COMPLETED, wait
+
+        chatty = len(self.waiting) <= 60
+        total = sum(self.weight[j] for j in self.waiting)
+        with self.rep.bar(total=total, desc=f"solve {self.variant.ruleset_id}", unit="pos",
+                          leave=True) as bar:
+            while self.waiting or self.running:
+                self.start_ready(bar, chatty)
+                if not self.running:
+                    raise RuntimeError(f"jobs can never start: {[j.name for j in self.waiting]}")
+                finished, _ = wait(list(self.running), return_when=FIRST_COMPLETED)
+                for f in finished:
+                    self.collect(f, bar, chatty)
+
+    def start_ready(self, bar, chatty: bool) -> None:
+        for j in [j for j in self.waiting if all(d in self.done for d in self.deps[j])]:
+            if self.inline and self.running:  # it ran already: count it before the next one
+                break
+            self.waiting.remove(j)
+            if chatty:
+                self.rep.phase(f"start {j.name} ({self.weight[j]:,} positions)")
+            names = ", ".join(x.name for x in [*self.running.values(), j])
+            bar.set_postfix_str(f"jobs {len(self.done)}/{len(self.jobs)}, running {names}")
+            self.launch(j)
+
+    def collect(self, f, bar, chatty: bool) -> None:
+        """A finished job: counted when its files are complete, retried when it failed."""
+        from concurrent.futures.process import BrokenProcessPool
+
+        j = self.running.pop(f)
+        self.free_rows.append(self.row.pop(j))
+        self.free_rows.sort()
+        try:
+            info = f.result()
+        except Exception as exc:
+            self.attempts[j] = self.attempts.get(j, 0) + 1
+            if isinstance(exc, BrokenProcessPool) and self.executor_factory:
+                self.executor = self.executor_factory()
+            if self.attempts[j] > self.retries:
+                raise RuntimeError(f"{j.name} failed {self.attempts[j]} times; last: "
+                                   f"{type(exc).__name__}: {exc}") from exc
+            self.rep.phase(f"{j.name} failed ({type(exc).__name__}: {exc}); retrying")
+            self.launch(j)
+            return
+        if not j.done(self.out, self.variant):
+            raise RuntimeError(f"{j.name} reported success but its files are not complete")
+        self.done.add(j)
+        self.summary.solved.append({"job": j, **info})
+        bar.update(self.weight[j])
+        if chatty or info["seconds"] >= 5:
+            self.rep.phase(f"[{len(self.done)}/{len(self.jobs)}] {j.name}: {info['positions']:,} "
+                           f"positions in {info['seconds']:.1f} s")
+        if self.on_job:
+            self.on_job(info)
 
 
 def solve_placement(out, variant, targets=None, reporter=None) -> SolveSummary:

@@ -14,14 +14,16 @@ from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
 
-from .dbfile import TableFile, table_path
+from .fileformat import TableFile
+from .folders import table_path
+from .codes import NAME_OF_SCORE, SCORE_OF_CODE
 from .errors import MissingSubspaceError
 from .index import Hasher
 from .subspaces import movement_subspaces
 from .position import Position
 from .progress import Reporter
 
-VALUES = {1: "win", 0: "draw", -1: "loss"}
+VALUES = NAME_OF_SCORE  # score -> value name
 
 
 class PlacementSearch:
@@ -72,13 +74,12 @@ class PlacementSearch:
 
     def value(self, pos: Position) -> int:
         """+1 win, 0 draw, -1 loss for the side to move."""
-        from . import rules
         from .kernels.search import leaf_value, search
 
         pos.check_variant(self.variant) if pos.variant.board != self.variant.board else None
         end = pos.outcome()
         if end is not None:
-            return {rules.WIN: 1, rules.DRAW: 0, rules.LOSS: -1}[end]
+            return SCORE_OF_CODE[end]
         T = self.hasher.tables
         Ob = self.hasher.orbits(range(0, min(T.n, 2 * self.variant.pieces) + 1))
         if not pos.in_placement:

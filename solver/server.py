@@ -14,16 +14,19 @@ path                  answer
 ``/openapi.json``     the API's description (``/docs`` shows it)
 ====================  =================================================================
 
-Errors on ``/api/...`` answer JSON ``{"error": ...}`` with the status: 400 bad input, 404 no
-database covers the position or no such path, 405 a method other than GET/HEAD, 414 a URL over
-``MAX_URL`` bytes, 431 headers over ``MAX_HEADERS`` bytes, 500 a bug (logged, serving goes on).
+Errors on ``/api/...`` answer JSON ``{"error": ...}`` with the status (errors.py): 400 bad input,
+404 no such path, 405 a method other than GET/HEAD, 414 a URL over ``MAX_URL`` bytes, 431 headers
+over ``MAX_HEADERS`` bytes, 503 a database file that is missing or damaged (named relative to the
+database directory), 500 a bug (logged, serving goes on). ``/docs`` describes the API on a page
+of its own, with nothing loaded from elsewhere.
 """
 
 # no "from __future__ import annotations": FastAPI reads the handlers' annotations at run time
 import traceback
 
 from .bot import PerfectPlayer, bestmove_json
-from .errors import MissingSubspaceError, MorrisError, OutsideDatabaseError, ServeError
+from .advice import public_text
+from .errors import MorrisError, ServeError
 from .position import Position
 from .tablebase import open_tablebase
 from .explorer import explorer_page, variant_of
@@ -42,46 +45,47 @@ def _import_web():
         raise ServeError(f"morris serve needs FastAPI and uvicorn: {INSTALL_HINT}") from None
 
 
-def create_app(db: str, quiet: bool = True):
-    """The ASGI application serving the databases under ``db``."""
+def create_app(db: str):
+    """The ASGI application serving the databases under ``db``: guards (sizes, errors as JSON),
+    then the routes (:func:`_add_guards`, :func:`_add_routes`)."""
     _import_web()
-    from fastapi import FastAPI, Query, Request
-    from fastapi.exceptions import RequestValidationError
-    from fastapi.responses import HTMLResponse, JSONResponse, Response
-    from starlette.concurrency import run_in_threadpool
-    from starlette.exceptions import HTTPException as StarletteHTTPException
-
-    from .svg import board_svg
+    from fastapi import FastAPI
 
     tb = open_tablebase(db)
     app = FastAPI(title="morris tablebase", version="1",
                   description="Perfect-play values of Nine Men's Morris positions and their moves.",
-                  docs_url="/docs", redoc_url=None)
+                  docs_url=None, redoc_url=None)  # /docs is ours: FastAPI's loads scripts from a CDN
     app.state.tb = tb
+    _add_guards(app)
+    _add_routes(app, tb)
+    return app
 
-    def error(status, text):
-        return JSONResponse({"error": text}, status_code=status)
 
-    def get(path, **kw):
-        """A GET route that answers HEAD too (HEAD left out of the OpenAPI description)."""
-        def register(fn):
-            app.add_api_route(path, fn, methods=["HEAD"], include_in_schema=False)
-            return app.get(path, **kw)(fn)
-        return register
+def _error(status, text):
+    from fastapi.responses import JSONResponse
+
+    return JSONResponse({"error": text}, status_code=status)
+
+
+def _add_guards(app) -> None:
+    """Size limits on every request, and every error answered as JSON ``{"error": ...}``."""
+    from fastapi import Request
+    from fastapi.exceptions import RequestValidationError
+    from starlette.exceptions import HTTPException as StarletteHTTPException
 
     @app.middleware("http")
     async def limits(request: Request, call_next):
         raw = request.scope.get("raw_path", b"") + b"?" + request.scope.get("query_string", b"")
         if len(raw) > MAX_URL:
-            return error(414, f"URL longer than {MAX_URL} bytes")
+            return _error(414, f"URL longer than {MAX_URL} bytes")
         size = sum(len(k) + len(v) + 4 for k, v in request.scope.get("headers", []))
         if size > MAX_HEADERS:
-            return error(431, f"request headers longer than {MAX_HEADERS} bytes")
+            return _error(431, f"request headers longer than {MAX_HEADERS} bytes")
         try:
             response = await call_next(request)
         except Exception as exc:  # a bug: say so, keep serving
             traceback.print_exc()
-            return error(500, f"internal error: {type(exc).__name__}")
+            return _error(500, f"internal error: {type(exc).__name__}")
         return response
 
     @app.exception_handler(StarletteHTTPException)
@@ -92,7 +96,7 @@ def create_app(db: str, quiet: bool = True):
             text = f"method {request.method} not allowed; use GET"
         else:
             text = str(exc.detail)
-        return error(exc.status_code, text)
+        return _error(exc.status_code, text)
 
     @app.exception_handler(RequestValidationError)
     async def bad_params(request, exc):
@@ -103,28 +107,44 @@ def create_app(db: str, quiet: bool = True):
         text = "; ".join(parts)
         if "position" in text and "Field required" in text:
             text = "missing query parameter: position"
-        return error(400, text)
+        return _error(400, text)
 
     @app.exception_handler(Exception)
     async def crashed(request, exc):  # pragma: no cover - a bug
         traceback.print_exc()
-        return error(500, f"internal error: {type(exc).__name__}")
+        return _error(500, f"internal error: {type(exc).__name__}")
 
-    def lookup(kind, params, position, seed=None):
-        if len(position) > MAX_POSITION:
-            return 400, {"error": f"position longer than {MAX_POSITION} characters"}
-        try:
-            variant = variant_of(params)
-            pos = Position.parse(position, variant)
-            if kind == "probe":
-                obj = tb.analyze(pos).to_json()
-                obj["position"] = position
-                return 200, obj
-            return 200, bestmove_json(PerfectPlayer(tb, seed).choose(pos), position)
-        except (MissingSubspaceError, OutsideDatabaseError) as exc:
-            return 404, {"error": f"{type(exc).__name__}: {exc}"}
-        except MorrisError as exc:
-            return 400, {"error": f"{type(exc).__name__}: {exc}"}
+
+def lookup(tb, kind, params, position, seed=None):
+    """(HTTP status, JSON body) of a probe or bestmove request. Bad input is 400, a missing
+    or damaged database file 503 (errors.py), the body naming files relative to the database."""
+    if len(position) > MAX_POSITION:
+        return 400, {"error": f"position longer than {MAX_POSITION} characters"}
+    try:
+        variant = variant_of(params)
+        pos = Position.parse(position, variant)
+        if kind == "probe":
+            obj = tb.analyze(pos).to_json()
+            obj["position"] = position
+            return 200, obj
+        return 200, bestmove_json(PerfectPlayer(tb, seed).choose(pos), position)
+    except MorrisError as exc:
+        return exc.http_status, {"error": public_text(f"{type(exc).__name__}: {exc}", tb.paths)}
+
+
+def _add_routes(app, tb) -> None:
+    from fastapi import Query, Request
+    from fastapi.responses import HTMLResponse, JSONResponse, Response
+    from starlette.concurrency import run_in_threadpool
+
+    from .svg import board_svg
+
+    def get(path, **kw):
+        """A GET route that answers HEAD too (HEAD left out of the OpenAPI description)."""
+        def register(fn):
+            app.add_api_route(path, fn, methods=["HEAD"], include_in_schema=False)
+            return app.get(path, **kw)(fn)
+        return register
 
     common = dict(
         position=Query(..., description="compact notation or Sanmill FEN", max_length=10_000),
@@ -134,14 +154,14 @@ def create_app(db: str, quiet: bool = True):
     @get("/api/probe", summary="Value and distance of a position and of every legal move")
     async def probe(request: Request, position: str = common["position"], variant: str = common["variant"],
                     flying: str | None = None, double_mill_removes: str | None = None):
-        status, obj = await run_in_threadpool(lookup, "probe", dict(request.query_params), position)
+        status, obj = await run_in_threadpool(lookup, tb, "probe", dict(request.query_params), position)
         return JSONResponse(obj, status_code=status)
 
     @get("/api/bestmove", summary="The perfect player's move")
     async def bestmove(request: Request, position: str = common["position"], variant: str = common["variant"],
                        flying: str | None = None, double_mill_removes: str | None = None,
                        seed: int | None = Query(None, description="tie-break seed")):
-        status, obj = await run_in_threadpool(lookup, "bestmove", dict(request.query_params), position, seed)
+        status, obj = await run_in_threadpool(lookup, tb, "bestmove", dict(request.query_params), position, seed)
         return JSONResponse(obj, status_code=status)
 
     @get("/api/health", summary="Liveness")
@@ -154,23 +174,46 @@ def create_app(db: str, quiet: bool = True):
             pos = Position.parse(position, variant_of(dict(request.query_params)))
             svg = board_svg(pos, flipped=bool(flip), last_move=last or None)
         except MorrisError as exc:
-            return error(400, f"{type(exc).__name__}: {exc}")
+            return _error(400, f"{type(exc).__name__}: {exc}")
         return Response(svg, media_type="image/svg+xml")
+
+    @get("/docs", response_class=HTMLResponse, include_in_schema=False)
+    async def docs():
+        return HTMLResponse(api_page(app.openapi()))
 
     @get("/", response_class=HTMLResponse, include_in_schema=False)
     async def index(request: Request):
         html, status = await run_in_threadpool(explorer_page, tb, dict(request.query_params))
         return HTMLResponse(html, status_code=status)
 
-    return app
+
+def api_page(spec: dict) -> str:
+    """The API's description as one HTML page with nothing from elsewhere (each path, what it
+    answers, its parameters; the machine-readable form is /openapi.json)."""
+    from html import escape
+
+    rows = []
+    for path, ops in sorted(spec.get("paths", {}).items()):
+        for method, op in ops.items():
+            params = ", ".join(f"<code>{escape(p['name'])}</code>" + (" (required)" if p.get("required") else "")
+                               for p in op.get("parameters", []))
+            rows.append(f"<tr><td>{method.upper()}</td><td><code>{escape(path)}</code></td>"
+                        f"<td>{escape(op.get('summary', ''))}</td><td>{params}</td></tr>")
+    return ("<!doctype html><html><head><meta charset='utf-8'><title>morris API</title></head><body>"
+            f"<h1>{escape(spec.get('info', {}).get('title', 'API'))}</h1>"
+            "<p>Every answer is JSON; errors are <code>{\"error\": ...}</code> with the status. "
+            "The machine-readable description: <a href='/openapi.json'>/openapi.json</a>.</p>"
+            "<table><tr><th>method</th><th>path</th><th>answer</th><th>parameters</th></tr>"
+            + "".join(rows) + "</table></body></html>")
 
 
 def make_server(db: str, host: str = "127.0.0.1", port: int = 8080, quiet: bool = False):
     """A uvicorn server for the databases under ``db`` (``.run()`` serves until interrupted)."""
     import uvicorn
 
-    app = create_app(db, quiet=quiet)
-    config = uvicorn.Config(app, host=host, port=port, log_level="warning",
+    app = create_app(db)
+    # uvicorn logs each request at INFO: shown unless quiet
+    config = uvicorn.Config(app, host=host, port=port, log_level="warning" if quiet else "info",
                             access_log=not quiet, h11_max_incomplete_event_size=1 << 20,
                             timeout_keep_alive=15)
     return uvicorn.Server(config)

@@ -19,10 +19,11 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from .errors import UsageError
 from .rules import switches
 from .variants import LOSE_BELOW
 
-_NAME_RE = re.compile(r"^(\d+)-(\d+)(?:\+(\d+)\+(\d+))?$")
+_NAME_RE = re.compile(r"^([0-9]+)-([0-9]+)(?:\+([0-9]+)\+([0-9]+))?$")
 
 
 @dataclass(frozen=True, order=True)
@@ -49,9 +50,9 @@ class Subspace:
 
     @classmethod
     def parse(cls, name: str) -> "Subspace":
-        m = _NAME_RE.match(name.strip())
+        m = _NAME_RE.match(name)
         if not m:
-            raise ValueError(
+            raise UsageError(
                 f"bad subspace name {name!r}: expected M-O (movement, e.g. 9-8) or M-O+HM+HO "
                 f"(placement: on the board, then in hand, e.g. 5-4+4+4)"
             )
@@ -123,28 +124,28 @@ def pair_dependencies(top: Subspace) -> list[Subspace]:
 
 
 def check_movement(variant, sub: Subspace) -> None:
-    """Raise ValueError naming the problem when ``sub`` is not a movement subspace of ``variant``."""
+    """Raise UsageError (a ValueError) naming the problem when ``sub`` is not a movement subspace of ``variant``."""
     if sub.placement:
-        raise ValueError(f"{sub} is a placement subspace")
+        raise UsageError(f"{sub} is a placement subspace")
     if not (LOSE_BELOW <= sub.m <= variant.pieces and LOSE_BELOW <= sub.o <= variant.pieces):
-        raise ValueError(
+        raise UsageError(
             f"subspace {sub} is outside {variant.name}: movement subspaces have "
             f"{LOSE_BELOW}..{variant.pieces} pieces a side"
         )
 
 
 def check_placement(variant, sub: Subspace) -> None:
-    """Raise ValueError naming the problem when ``sub`` is not a placement subspace of ``variant``."""
+    """Raise UsageError (a ValueError) naming the problem when ``sub`` is not a placement subspace of ``variant``."""
     N = variant.pieces
     if not sub.placement:
-        raise ValueError(f"{sub} is a movement subspace")
+        raise UsageError(f"{sub} is a movement subspace")
     if sub.hm < 1 or sub.hm > N or sub.ho > N or sub.m + sub.hm > N or sub.o + sub.ho > N:
-        raise ValueError(
+        raise UsageError(
             f"subspace {sub} is outside {variant.name}: each side has {N} pieces, on the board "
             f"and in hand together, and the side to move has at least one in hand"
         )
     if sub.m + sub.o > variant.board.n:
-        raise ValueError(f"subspace {sub}: {sub.m + sub.o} pieces do not fit on {variant.board.n} points")
+        raise UsageError(f"subspace {sub}: {sub.m + sub.o} pieces do not fit on {variant.board.n} points")
 
 
 # ------------------------------------------------------------------------ placement graph

@@ -43,19 +43,6 @@ class SymmetryGroup:
             out |= tab[(mask >> (8 * j)) & 255]
         return out
 
-    def stabilizer(self, mask: int) -> list[int]:
-        return [s for s in range(len(self.perms)) if self.apply(s, mask) == mask]
-
-    def canonical(self, mover: int, opponent: int) -> tuple[int, int, int]:
-        """(mover', opponent', s): the canonical image of a position and a symmetry giving it."""
-        best = None
-        for s in range(len(self.perms)):
-            key = (self.apply(s, opponent), self.apply(s, mover))
-            if best is None or key < best[0]:
-                best = (key, s)
-        (opp, mov), s = best
-        return mov, opp, s
-
 
 def _invert(perm):
     inv = [0] * len(perm)

@@ -61,8 +61,9 @@ from dataclasses import dataclass, field
 from typing import NamedTuple
 
 from . import rules
-from .codes import NEGATE_NAME, VALUE_NAMES
-from .dbfile import SUFFIX, TableFile, ruleset_fields
+from .codes import NEGATE_NAME, VALUE_NAMES, VALUE_RANK
+from .fileformat import TableFile
+from .folders import ruleset_dirs, ruleset_fields, table_in
 from .errors import CorruptDatabaseError, MissingSubspaceError, VariantMismatchError
 from .index import Hasher
 from .limits import category as category_of
@@ -130,20 +131,6 @@ def move_order_key(info: MoveInfo):
     return (2, -(info.dtc or 0), str(info.move))
 
 
-class _SolveHint:
-    """The text of a missing-file error, with the solve estimate worked out only when the text
-    is read (the estimate walks the job graph; a lookup that falls back on search never needs
-    it)."""
-
-    def __init__(self, head, variant, sub, out):
-        self.head, self.variant, self.sub, self.out = head, variant, sub, out
-
-    def __str__(self):
-        from .schedule import solve_hint
-
-        return self.head + solve_hint(self.variant, self.sub, self.out)
-
-
 class Tablebase:
     """Databases under one or more directories, then the shipped data, then search; see the
     module docstring."""
@@ -193,26 +180,13 @@ class Tablebase:
     # ------------------------------------------------------------------ files
     def directories(self, variant) -> list[str]:
         """The ruleset directories looked in for ``variant``, in order."""
-        out = []
-        for p in self.paths:
-            sub = os.path.join(p, variant.ruleset_id)
-            if os.path.isdir(sub):
-                out.append(sub)
-            elif os.path.basename(os.path.normpath(p)) == variant.ruleset_id:
-                out.append(p)
-        return out
-
-    def directory(self, variant) -> str:
-        """Where the first directory given holds (or would hold) ``variant``'s files."""
-        dirs = self.directories(variant)
-        if dirs:
-            return dirs[0]
-        return os.path.join(self.path or ".", variant.ruleset_id)
+        return ruleset_dirs(self.paths, variant)
 
     def _missing(self, variant, sub: Subspace) -> MissingSubspaceError:
         where = " or ".join(self.paths) if self.paths else "no database directory"
-        head = f"no database for subspace {sub} of ruleset {variant.ruleset_id} (looked in {where}); "
-        return MissingSubspaceError(_SolveHint(head, variant, sub, self.path or "DB"), subspace=sub.name)
+        return MissingSubspaceError(
+            f"no database for subspace {sub} of ruleset {variant.ruleset_id} (looked in {where})",
+            subspace=sub.name, variant=variant)
 
     def table(self, variant, sub: Subspace) -> TableFile:
         key = (variant.ruleset_id, sub.m, sub.o, sub.hm, sub.ho)
@@ -224,7 +198,7 @@ class Tablebase:
             if tf is not None:
                 return tf
             for d in self.directories(variant):
-                path = os.path.join(d, sub.name + SUFFIX)
+                path = table_in(d, sub)
                 if os.path.exists(path):
                     break
             else:
@@ -392,7 +366,7 @@ class Tablebase:
         search = any(m.dtc is None and m.value != "draw" for m in infos) or (
             me is None and bool(infos))
         if search:
-            infos.sort(key=lambda m: ({"win": 0, "draw": 1, "loss": 2}[m.value], str(m.move)))
+            infos.sort(key=lambda m: (VALUE_RANK[m.value], str(m.move)))
         else:
             infos.sort(key=move_order_key)
         category = None
@@ -431,7 +405,7 @@ class Tablebase:
             t = time.perf_counter()
             subs = movement_subspaces(variant)
             for d in self.directories(variant):
-                if all(os.path.exists(os.path.join(d, s.name + SUFFIX)) for s in subs):
+                if all(os.path.exists(table_in(d, s)) for s in subs):
                     found = PlacementSearch(os.path.dirname(d), variant)
                     break
             self._load_seconds[key] = time.perf_counter() - t
@@ -450,7 +424,7 @@ class Tablebase:
         top = Subspace(0, 0, start.mover_hand, start.opponent_hand)
         dirs = self.directories(variant)
         if self.search_mode == "auto" and all(
-                any(os.path.exists(os.path.join(d, s.name + SUFFIX)) for d in dirs)
+                any(os.path.exists(table_in(d, s)) for d in dirs)
                 for s in placement_closure(variant, [top])):
             return None
         t = threading.Thread(target=self.search_for, args=(variant,), daemon=True,

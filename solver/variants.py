@@ -33,9 +33,7 @@ INNER_RING = ("d5", "e5", "e4", "e3", "d3", "c3", "c4", "c5")
 MIDDLE_RING = ("d6", "f6", "f4", "f2", "d2", "b2", "b4", "b6")
 OUTER_RING = ("d7", "g7", "g4", "g1", "d1", "a1", "a4", "a7")
 
-#: Pieces at or below which a player flies (when flying is on), and below which a player loses.
-FLY_AT = 3
-LOSE_BELOW = 3
+from .codes import FLY_AT, LOSE_BELOW  # noqa: F401 (the rules' numbers, named in codes.py)
 
 
 @dataclass(frozen=True, eq=False)
@@ -120,13 +118,6 @@ class Board:
         from .symmetry import board_automorphisms
 
         return board_automorphisms(self)
-
-    @cached_property
-    def tables(self):
-        """Numpy lookup tables for the numba kernels (see kernels/tables.py); built on first use."""
-        from .kernels.tables import build_tables
-
-        return build_tables(self)
 
 
 def ring_board(name: str, rings, cross_mills: bool) -> Board:
@@ -336,34 +327,19 @@ def get_variant(
     return Variant(base.name, base.board, rules)
 
 
-def variant_for_header(header: dict) -> Variant:
-    """A variant with a database header's board and rules (the piece count, which files do not
-    depend on, set to the most the board holds)."""
-    try:
-        board = BOARDS[header["board"]]
-    except KeyError:
-        raise UnknownVariantError(f"unknown board {header.get('board')!r}") from None
-    rules = Rules(
-        pieces=min(12, board.n // 2),
-        flying=bool(header["flying"]),
-        double_mill_removes=int(header["double_mill_removes"]),
-        no_removal_limit=header["no_removal_limit"],
-        endgame_no_removal_limit=header.get("endgame_no_removal_limit"),
-    )
-    return Variant(header.get("ruleset", board.name), board, rules)
-
-
-def variant_from_description(d: dict) -> Variant:
-    """Inverse of :meth:`Variant.describe` (used to read database headers)."""
+def variant_from_fields(d: dict) -> Variant:
+    """The variant that a dict of rule fields names: :meth:`Variant.describe`'s (which a worker
+    process receives) or a database header's (folders.ruleset_fields; a header names no piece
+    count, which files do not depend on: the most the board holds is taken)."""
     try:
         board = BOARDS[d["board"]]
     except KeyError:
         raise UnknownVariantError(f"unknown board {d.get('board')!r}") from None
     rules = Rules(
-        pieces=int(d["pieces"]),
+        pieces=int(d["pieces"]) if "pieces" in d else min(12, board.n // 2),
         flying=bool(d["flying"]),
         double_mill_removes=int(d["double_mill_removes"]),
         no_removal_limit=d["no_removal_limit"],
         endgame_no_removal_limit=d.get("endgame_no_removal_limit"),
     )
-    return Variant(d["name"], board, rules)
+    return Variant(d.get("name", d.get("ruleset", board.name)), board, rules)

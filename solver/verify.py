@@ -12,12 +12,13 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from .dbfile import SUFFIX, TableFile, check_file, read_planes
+from .fileformat import TableFile, check_file
+from .folders import find_tables, read_planes, sibling_ruleset, subspace_of, table_in
 from .errors import CorruptDatabaseError
 from .index import Hasher
 from .progress import Reporter
 from .subspaces import Subspace, removal_child
-from .variants import BOARDS
+from .variants import BOARDS, variant_from_fields
 
 
 @dataclass
@@ -47,13 +48,6 @@ class VerifyReport:
         return bool(self.files) and all(f.ok for f in self.files)
 
 
-def find_tables(root: str) -> list[str]:
-    out = []
-    for dirpath, _, files in os.walk(root):
-        out.extend(os.path.join(dirpath, f) for f in files if f.endswith(SUFFIX))
-    return sorted(out)
-
-
 def verify(root: str, reporter: Reporter | None = None, forward: bool = True,
            sample: int | None = None) -> VerifyReport:
     """Check every file under ``root``: header and checksum, then (``forward``) every stored
@@ -65,7 +59,7 @@ def verify(root: str, reporter: Reporter | None = None, forward: bool = True,
     paths = find_tables(root)
     headers = {}
     for path in paths:
-        fr = FileReport(path=path, subspace=os.path.basename(path)[: -len(SUFFIX)])
+        fr = FileReport(path=path, subspace=subspace_of(path))
         problem = check_file(path)
         if problem:
             fr.checksum = problem
@@ -98,11 +92,8 @@ def _verify_curse(fr: FileReport, header):
     """The curse plane of a file of limited rules against the unlimited file beside its
     directory (``DB/<ruleset without the limit>/``): 1 where the value is a draw and the
     unlimited value a win, 2 where it is a loss, else 0 (limits.py)."""
-    from .variants import variant_for_header
-
-    base = variant_for_header(header).unlimited
-    path = os.path.join(os.path.dirname(os.path.dirname(fr.path)), base.ruleset_id,
-                        header["subspace"] + SUFFIX)
+    base = variant_from_fields(header).unlimited
+    path = sibling_ruleset(fr.path, base)
     if check_file(path) is not None:
         fr.curse = f"not checked: {path} is missing or damaged"
         return
@@ -110,7 +101,7 @@ def _verify_curse(fr: FileReport, header):
         vals, curse = tf.values_all(), tf.curse_all()
     with TableFile(path) as tf:
         unlimited = tf.values_all()
-    from .limits import compare_unlimited
+    from .curse import compare_unlimited
 
     # (unused slots hold the same neighbour's value in both planes, so they never contradict)
     want, _, _, contradictions = compare_unlimited(vals, unlimited)
@@ -137,15 +128,15 @@ def _verify_movement(fr: FileReport, header, directory, rep, sample=None):
     child = removal_child(sub)
     need = [sib] + ([child] if child is not None else [])
     for s in need:
-        p = os.path.join(directory, s.name + SUFFIX)
+        p = table_in(directory, s)
         if check_file(p) is not None:
             fr.skipped = f"needs {s}, which is missing or damaged"
             return
     try:
         vals, dtc = read_planes(fr.path)
-        sib_vals, sib_dtc = (vals, dtc) if sib == sub else read_planes(os.path.join(directory, sib.name + SUFFIX))
+        sib_vals, sib_dtc = (vals, dtc) if sib == sub else read_planes(table_in(directory, sib))
         child_vals = (
-            read_planes(os.path.join(directory, child.name + SUFFIX), with_dtc=False)[0]
+            read_planes(table_in(directory, child), with_dtc=False)[0]
             if child is not None else np.zeros(0, np.uint8)
         )
     except CorruptDatabaseError as exc:
@@ -211,9 +202,7 @@ def _verify_placement(fr: FileReport, header, directory, rep, sample=None):
     (code that shares nothing with the sweep that wrote it) and compare."""
     from .kernels.verify import check_placement
     from .subspaces import placement_children, reads_file
-    from .variants import variant_for_header
-
-    variant = variant_for_header(header)
+    variant = variant_from_fields(header)
     board = variant.board
     sub = Subspace.parse(header["subspace"])
     dm = variant.rules.double_mill_removes
@@ -226,7 +215,7 @@ def _verify_placement(fr: FileReport, header, directory, rep, sample=None):
         for k in range(3):
             if k in kids and reads_file(*kids[k]):
                 c = kids[k][0]
-                p = os.path.join(directory, c.name + SUFFIX)
+                p = table_in(directory, c)
                 if check_file(p) is not None:
                     fr.skipped = f"needs {c}, which is missing or damaged"
                     return

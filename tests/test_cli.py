@@ -71,6 +71,9 @@ def test_query_bad_and_missing_positions(solved):
     lines = [json.loads(x) for x in r.output.strip().splitlines()]
     assert "IllegalPositionError" in lines[0]["error"]
     assert "MissingSubspaceError" in lines[1]["error"]
+    # only a missing file: the status of missing data, not of bad input
+    r = CliRunner().invoke(cli, ["query", "--db", solved, "--json", "a1,d1,g1,b2,b4/a7,d7,g7 w"])
+    assert r.exit_code == 3, r.output
 
 
 def test_stats_json(solved):

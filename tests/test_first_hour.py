@@ -14,9 +14,9 @@ from morris.cli.main import cli
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 
-def one_line_error(args, start, input=None):
+def one_line_error(args, start, input=None, status=2):
     r = CliRunner().invoke(cli, args, input=input)
-    assert r.exit_code == 2, r.output
+    assert r.exit_code == status, r.output
     assert r.exception is None or isinstance(r.exception, SystemExit), r.exception
     lines = r.output.strip().splitlines()
     assert len(lines) == 1 and lines[0].startswith(start), r.output
@@ -52,7 +52,8 @@ def test_malformed_notation_is_refused(text, start):
 def test_the_hint_names_every_rule_flag(tmp_path):
     (tmp_path / "db").mkdir()
     line = one_line_error(["query", "--db", str(tmp_path / "db"), "--variant", "six", "--double-mill-removes", "2",
-                           "--no-flying", "a1,d1,g1/a7,d7,b6 w"], "a1,d1,g1/a7,d7,b6 w: MissingSubspaceError")
+                           "--no-flying", "a1,d1,g1/a7,d7,b6 w"], "a1,d1,g1/a7,d7,b6 w: MissingSubspaceError",
+                          status=3)
     assert "six-nofly-dm2" in line
     assert "morris solve --out" in line and "--variant six --double-mill-removes 2 3-3" in line
 

@@ -5,7 +5,7 @@ from itertools import combinations
 import numpy as np
 import pytest
 
-from morris.index import Hasher, count_anchor_orbits, count_positions, slot_count
+from morris.index import Hasher, board_tables, count_anchor_orbits, count_positions, slot_count
 from morris.subspaces import Subspace, movement_subspaces
 from morris.variants import get_variant
 
@@ -58,7 +58,7 @@ CASES = [("standard", m, o) for m, o in [(3, 3), (0, 3), (3, 0), (2, 2), (1, 4),
 @pytest.mark.parametrize("name, m, o", CASES)
 def test_hash_is_perfect_on_every_raw_position(name, m, o):
     board = get_variant(name).board
-    T = board.tables
+    T = board_tables(board)
     h = Hasher(board)
     sub = Subspace(m, o)
     movers, opps = raw_positions(board.n, m, o)

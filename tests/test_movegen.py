@@ -6,6 +6,7 @@ import pytest
 from morris import rules
 from morris.errors import IllegalMoveError
 from morris.game import Game
+from morris.index import board_tables
 from morris.perft import perft
 from morris.position import Position
 from morris.variants import get_variant
@@ -147,7 +148,7 @@ def test_numba_turns_match_python_turns(var):
         states = np.array([[p.mover, p.opponent, p.mover_hand, p.opponent_hand] for p in positions], dtype=np.int64)
         out = np.empty((len(positions) * 1024, 3), dtype=np.int64)
         start = np.empty(len(positions) + 1, dtype=np.int64)
-        turns_of_states(v.board.tables, v.rules.flying, dm, states, out, start)
+        turns_of_states(board_tables(v.board), v.rules.flying, dm, states, out, start)
         for i, p in enumerate(positions):
             fast = sorted(tuple(int(x) for x in row) for row in out[start[i]:start[i + 1]])
             ref = sorted(p.legal_turns())

@@ -98,7 +98,7 @@ def test_verify_covers_placement_files(placed):
 
 def _tamper(path, change):
     """Rewrite a database file with ``change(values, dtc)`` applied and a valid checksum."""
-    from morris.dbfile import TableFile, write_table
+    from morris.fileformat import TableFile, write_table
     from morris.index import Hasher
 
     with TableFile(path) as tf:
@@ -115,7 +115,7 @@ def _tamper(path, change):
 def test_verify_catches_a_wrong_placement_value_with_a_valid_checksum(placed, tmp_path, what):
     import shutil
 
-    from morris.dbfile import check_file
+    from morris.fileformat import check_file
 
     db = tmp_path / "db"
     shutil.copytree(placed, db)

@@ -10,7 +10,7 @@ import time
 import pytest
 from filetree import files_of
 
-from morris.dbfile import TableFile
+from morris.fileformat import TableFile
 from morris.errors import CorruptDatabaseError, MissingSubspaceError
 from morris.position import Position
 from morris.tablebase import open_tablebase
@@ -117,8 +117,13 @@ def test_the_missing_file_message_says_what_to_solve_and_what_it_costs(db):
     os.remove(db / "standard" / "3-4.mtb")
     with open_tablebase(db) as tb, pytest.raises(MissingSubspaceError) as info:
         tb.probe(Position.parse(POS))
-    text = str(info.value)
-    assert info.value.subspace == "3-4"
+    from morris.advice import error_line
+
+    # the lookup names what is missing; the apps add what to solve (advice.py)
+    assert "morris solve" not in str(info.value)
+    assert info.value.subspace == "3-4" and info.value.variant == get_variant("standard")
+    text = error_line(info.value, db)
+    assert text.startswith("MissingSubspaceError: no database for subspace 3-4 of ruleset standard")
     assert f"morris solve --out {db} --variant standard 3-4 (" in text
     v = get_variant("standard")
     jobs, _ = job_graph(v, [Subspace(3, 4)])
@@ -135,7 +140,7 @@ def test_distances_the_values_imply_are_not_stored(tmp_path):
     distance plane is left out and read back from the values; elsewhere it is stored."""
     import numpy as np
 
-    from morris.dbfile import write_table
+    from morris.fileformat import write_table
 
     rng = np.random.default_rng(5)
     vals = rng.integers(0, 3, 10_000).astype(np.uint8)

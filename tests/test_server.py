@@ -87,7 +87,7 @@ def test_bestmove(server):
     ({}, 400, "missing query parameter"),
     ({"position": "a1,d1,g1/a7 w", "variant": "chess"}, 400, "unknown variant"),
     ({"position": "x" * 1000}, 400, "longer than"),
-    ({"position": "a1,d1,g1,b2,b4/a7,d7,g7 w"}, 404, "MissingSubspaceError"),
+    ({"position": "a1,d1,g1,b2,b4/a7,d7,g7 w"}, 503, "MissingSubspaceError"),
 ])
 def test_bad_requests(server, params, status, text):
     got, body = get(server, "/api/probe", **params)

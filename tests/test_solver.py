@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 import naive
-from morris.dbfile import TableFile
+from morris.fileformat import TableFile
 from morris.index import Hasher, popcounts
 from morris.subspaces import Subspace
 from morris.variants import get_variant
@@ -70,7 +70,7 @@ def test_verify_catches_a_wrong_value(solved, tmp_path):
     """A file rewritten with one value changed (valid checksum) fails the forward check."""
     import shutil
 
-    from morris.dbfile import write_table
+    from morris.fileformat import write_table
 
     db = tmp_path / "db"
     shutil.copytree(solved, db)

@@ -19,7 +19,7 @@ _NJ = dict(cache=True, nogil=True)
 MAX_TURNS = 1024
 
 from ..codes import DRAW, LOSS, ONGOING, WIN
-from ..variants import FLY_AT, LOSE_BELOW
+from ..codes import FLY_AT, LOSE_BELOW
 
 
 @njit(inline="always", **_NJ)

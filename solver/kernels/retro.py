@@ -41,7 +41,7 @@ from .hashing import anchor, ranked, sym_image, unindex_one
 _NJ = dict(cache=True, nogil=True)
 
 BLOCK = 1 << 14
-from ..codes import LOSS, UNUSED, WIN
+from ..codes import LOSE_BELOW, LOSS, UNUSED, WIN
 
 DRAWCONV = 1 << 9
 COUNT_MAX = 127
@@ -91,7 +91,7 @@ def count_pass(T, Ob, flying, m, o, off, slots, st, flag0, flag1, child, lo_blk,
                     if closed_mills(T, M2, ctz(tb)) == 0:
                         nonrem += 1
                         continue
-                    if o - 1 < 3:
+                    if o - 1 < LOSE_BELOW:
                         win = True
                         break
                     orb, s, rep, stab = anchor(T, Ob, m, M2)

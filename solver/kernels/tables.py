@@ -87,11 +87,11 @@ def build_tables(board) -> Tables:
     )
 
 
-def build_orbits(board, sizes=None) -> Orbits:
-    """Orbit tables for subsets of the given sizes (all sizes by default)."""
+def build_orbits(T, sizes=None) -> Orbits:
+    """Orbit tables (of the board whose tables ``T`` are) for subsets of the given sizes (all
+    sizes by default)."""
     from .hashing import fill_orbits
 
-    T = board.tables
     n = T.n
     sizes = range(n + 1) if sizes is None else sorted(set(sizes))
     canon_off = np.zeros(n + 2, dtype=np.int64)

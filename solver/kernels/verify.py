@@ -16,8 +16,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, prange
 
-from ..codes import DRAW, LOSS, ONGOING, WIN
-from .bitboard import apply_turn, closed_mills, count_result, gen_turns, removable
+from ..codes import DRAW, LOSE_BELOW, LOSS, ONGOING, WIN
+from .bitboard import MAX_TURNS, apply_turn, closed_mills, count_result, gen_turns, removable
 from .bits import ctz, popcount
 from .hashing import anchor, index_one, ranked, sym_image, unindex_one
 
@@ -88,7 +88,7 @@ def check_movement(T, Ob, flying, m, o, vals, dtc, sib_vals, sib_dtc, child_vals
                             draw = True
                         else:
                             worst_loss = max(worst_loss, d)
-                    elif o - 1 < 3:
+                    elif o - 1 < LOSE_BELOW:
                         best_win = 1
                     else:
                         rm = removable(T, O)
@@ -127,7 +127,7 @@ def check_placement(T, Ob, flying, dm, m, o, hm, ho, slots, vals, dtc, cinfo, v0
     for c in prange(nchunk):
         a = span * c // nchunk
         b = span * (c + 1) // nchunk
-        turns = np.empty((1024, 3), dtype=np.int64)
+        turns = np.empty((MAX_TURNS, 3), dtype=np.int64)
         nbad = 0
         first = -1
         for t in range(a, b):

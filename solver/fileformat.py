@@ -1,4 +1,7 @@
-"""On-disk format of one subspace's database (see docs/format.md).
+"""The bytes of one database file: writing, reading at random, checking (docs/format.md).
+
+This module knows one file and nothing of folders, rulesets or the solver (folders.py lays
+files out in directories and builds their headers).
 
 Layout (little-endian)::
 
@@ -9,7 +12,8 @@ Layout (little-endian)::
     20   4   reserved, 0
     24   H   header: UTF-8 JSON with sorted keys (rules, subspace, hash, counts, sections)
     ...      sections at 8-aligned offsets named in the header:
-             anchors  zstd frame of the anchor representatives (uint32, sorted)
+             anchors  the anchor representatives, plain uint32 little-endian, sorted
+                      (binary-searched in place; every 1024th also in the header)
              wdl      offset table (uint64, nblocks + 1) and zstd blocks of 2-bit values
              dtc      offset table and zstd blocks of uint8 or uint16 distances (none for
                       codec "ones": 1 for every win and loss, 0 for draws)
@@ -35,6 +39,7 @@ import sys
 import threading
 import zlib
 from concurrent.futures import ThreadPoolExecutor
+from typing import NamedTuple
 
 import numpy as np
 import zstandard as zstd
@@ -100,11 +105,35 @@ def _compress_blocks(chunks, level, threads=None):
         return list(ex.map(work, chunks, chunksize=16))
 
 
+class _Section(NamedTuple):
+    """One compressed section before it is laid out: its blocks, slots per block and codec."""
+
+    name: str
+    blocks: list
+    block_slots: int
+    codec: str
+
+
 def write_table(path, header: dict, values: np.ndarray, dtc: np.ndarray, anchors: np.ndarray,
                 curse: np.ndarray | None = None):
     """Write one subspace atomically. ``values``: codes 0 draw, 1 win, 2 loss, 3 unused;
     ``dtc``: distances (0 for draws); ``anchors``: the anchor representatives; ``curse``
-    (rules with a no-removal limit): 1 cursed win, 2 blessed loss, else 0 (limits.py)."""
+    (rules with a no-removal limit): 1 cursed win, 2 blessed loss, else 0 (limits.py).
+    Returns the header written. The phases, in order: :func:`encode_sections` (pack and
+    compress the planes), :func:`lay_out` (the header and every section's offset), then
+    :func:`_write_atomically` (bytes, digest, trailer, rename)."""
+    sections = encode_sections(values, dtc, curse)
+    anchor_blob = np.asarray(anchors, dtype="<u4").tobytes()
+    hdr, layout, end = lay_out(header, len(values), sections, anchors, anchor_blob)
+    blob = _header_blob(hdr)
+    _write_atomically(path, blob, anchor_blob, sections, layout, end)
+    return hdr
+
+
+def encode_sections(values: np.ndarray, dtc: np.ndarray, curse: np.ndarray | None = None) -> list:
+    """Phase 1: the value plane packed 2 bits a slot, the distances as uint8 or uint16 (or not
+    at all: codec ``ones``), the curse plane packed (limited rules), each cut into blocks and
+    every block compressed into its own zstd frame."""
     from .kernels.pack import fill_and_pack, pack2
 
     values = np.ascontiguousarray(values, dtype=np.uint8)
@@ -118,96 +147,106 @@ def write_table(path, header: dict, values: np.ndarray, dtc: np.ndarray, anchors
     # distances that the values imply (1 for every win and loss, 0 for draws: the last
     # placement of a side, where every move ends placement) are not stored: codec "ones"
     ones = not wide and bool(np.array_equal(dtc_arr, unpack_2bit(packed.tobytes(), slots) != DRAW))
-    mv_p = memoryview(packed)
-    mv_d = memoryview(dtc_arr).cast("B")
     width = dtc_arr.itemsize
-    wdl_chunks = [mv_p[i : i + WDL_BLOCK // 4] for i in range(0, len(packed), WDL_BLOCK // 4)]
-    dtc_chunks = [mv_d[i : i + DTC_BLOCK * width] for i in range(0, slots * width, DTC_BLOCK * width)]
-    wdl_blocks = _compress_blocks(wdl_chunks, WDL_LEVEL)
-    dtc_blocks = [] if ones else _compress_blocks(dtc_chunks, DTC_LEVEL)
-    sections_written = [("wdl", wdl_blocks, WDL_BLOCK, "2bit"),
-                        ("dtc", dtc_blocks, DTC_BLOCK, "ones" if ones else ("uint16" if wide else "uint8"))]
+    out = [_Section("wdl", _compress_blocks(_chunks(packed, WDL_BLOCK // 4), WDL_LEVEL), WDL_BLOCK, "2bit")]
+    if ones:
+        out.append(_Section("dtc", [], DTC_BLOCK, "ones"))
+    else:
+        out.append(_Section("dtc", _compress_blocks(_chunks(dtc_arr, DTC_BLOCK * width), DTC_LEVEL),
+                            DTC_BLOCK, "uint16" if wide else "uint8"))
     if curse is not None:
         cpacked = np.zeros((slots + 3) // 4, dtype=np.uint8)
         pack2(np.ascontiguousarray(curse, dtype=np.uint8), cpacked)
-        mv_c = memoryview(cpacked)
-        curse_blocks = _compress_blocks(
-            [mv_c[i : i + WDL_BLOCK // 4] for i in range(0, len(cpacked), WDL_BLOCK // 4)], WDL_LEVEL)
-        sections_written.append(("curse", curse_blocks, WDL_BLOCK, "2bit"))
-    # stored plain, so a reader can binary-search it in place (a few hundred KB at most)
-    anchor_blob = np.asarray(anchors, dtype="<u4").tobytes()
+        out.append(_Section("curse", _compress_blocks(_chunks(cpacked, WDL_BLOCK // 4), WDL_LEVEL),
+                            WDL_BLOCK, "2bit"))
+    return out
 
-    def layout(start):
-        out = {}
-        pos = _align(start)
-        out["anchors"] = {"offset": pos, "length": len(anchor_blob), "count": int(len(anchors)),
-                          "dtype": "uint32le"}
-        pos = _align(pos + len(anchor_blob))
-        for name, blocks, per, codec in sections_written:
-            table_at = pos
-            pos = table_at + 8 * (len(blocks) + 1)
-            offsets = [pos]
-            for b in blocks:
-                pos += len(b)
-                offsets.append(pos)
-            out[name] = {"offset_table": table_at, "nblocks": len(blocks), "block_slots": per,
-                         "codec": codec, "_offsets": offsets}
-            pos = _align(pos)
-        return out, pos
 
+def _chunks(arr: np.ndarray, nbytes: int) -> list:
+    """The bytes of ``arr`` cut into pieces of ``nbytes`` (the last may be shorter), no copy."""
+    mv = memoryview(arr).cast("B")
+    return [mv[i : i + nbytes] for i in range(0, len(mv), nbytes)]
+
+
+def _section_layout(start: int, anchor_blob: bytes, count: int, sections: list):
+    """Where each section goes when the header ends at ``start``: the anchors, then per
+    section its offset table and its blocks, each at an 8-aligned offset."""
+    out = {}
+    pos = _align(start)
+    out["anchors"] = {"offset": pos, "length": len(anchor_blob), "count": count, "dtype": "uint32le"}
+    pos = _align(pos + len(anchor_blob))
+    for sec in sections:
+        table_at = pos
+        pos = table_at + 8 * (len(sec.blocks) + 1)
+        offsets = [pos]
+        for b in sec.blocks:
+            pos += len(b)
+            offsets.append(pos)
+        out[sec.name] = {"offset_table": table_at, "nblocks": len(sec.blocks),
+                         "block_slots": sec.block_slots, "codec": sec.codec, "_offsets": offsets}
+        pos = _align(pos)
+    return out, pos
+
+
+def _header_blob(hdr: dict) -> bytes:
+    return json.dumps(hdr, sort_keys=True, separators=(",", ":")).encode()
+
+
+def lay_out(header: dict, slots: int, sections: list, anchors, anchor_blob: bytes):
+    """Phase 2: the full header (the caller's fields, ``slots``, ``anchor_fence``,
+    ``sections``, ``file_size``) and the layout of the sections after it. The header's own
+    length moves the sections, so the layout is repeated until it stops moving (two passes)."""
+    anchors = np.asarray(anchors)
     hdr = dict(header)
     hdr["slots"] = int(slots)
-    hdr["anchor_fence"] = [int(a) for a in np.asarray(anchors)[::FENCE]]
-    # two passes: the header's own length moves the sections
-    sections, end = layout(PREFIX.size + 4096)
+    hdr["anchor_fence"] = [int(a) for a in anchors[::FENCE]]
+    layout, end = _section_layout(PREFIX.size + 4096, anchor_blob, int(len(anchors)), sections)
     for _ in range(3):
-        public = {k: {kk: vv for kk, vv in v.items() if not kk.startswith("_")} for k, v in sections.items()}
-        hdr["sections"] = public
+        hdr["sections"] = {k: {kk: vv for kk, vv in v.items() if not kk.startswith("_")}
+                           for k, v in layout.items()}
         hdr["file_size"] = end + TRAILER
-        blob = json.dumps(hdr, sort_keys=True, separators=(",", ":")).encode()
-        new_sections, new_end = layout(PREFIX.size + len(blob))
-        if new_end == end and new_sections == sections:
-            break
-        sections, end = new_sections, new_end
-    else:  # pragma: no cover - converges in two passes
-        raise RuntimeError("header layout did not converge")
+        new_layout, new_end = _section_layout(PREFIX.size + len(_header_blob(hdr)), anchor_blob,
+                                              int(len(anchors)), sections)
+        if new_end == end and new_layout == layout:
+            return hdr, layout, end
+        layout, end = new_layout, new_end
+    raise RuntimeError("header layout did not converge")  # pragma: no cover - two passes do
 
+
+def _write_atomically(path, blob: bytes, anchor_blob: bytes, sections: list, layout: dict, end: int):
+    """Phase 3: prefix, header, anchors, each section's offset table and blocks, zero padding
+    to every laid-out offset, then the BLAKE2b digest of all of it and the end magic; written
+    to a temporary name, synced, renamed."""
     tmp = f"{path}{TMP_MARK}{socket.gethostname()}-{os.getpid()}"
     digest = hashlib.blake2b(digest_size=32)
+    pos = 0
     with open(tmp, "wb") as f:
         def put(data):
+            nonlocal pos
             f.write(data)
             digest.update(data)
+            pos += len(data)
+
+        def pad_to(target):
+            if target > pos:
+                put(b"\0" * (target - pos))
 
         put(PREFIX.pack(MAGIC, VERSION, len(blob), zlib.crc32(blob), 0))
         put(blob)
-        pos = PREFIX.size + len(blob)
-
-        def pad_to(target):
-            nonlocal pos
-            if target > pos:
-                put(b"\0" * (target - pos))
-                pos = target
-
-        pad_to(sections["anchors"]["offset"])
+        pad_to(layout["anchors"]["offset"])
         put(anchor_blob)
-        pos += len(anchor_blob)
-        for name, blocks, _, _ in sections_written:
-            sec = sections[name]
-            pad_to(sec["offset_table"])
-            table = np.array(sec["_offsets"], dtype="<u8").tobytes()
-            put(table)
-            pos += len(table)
-            for b in blocks:
+        for sec in sections:
+            at = layout[sec.name]
+            pad_to(at["offset_table"])
+            put(np.array(at["_offsets"], dtype="<u8").tobytes())
+            for b in sec.blocks:
                 put(b)
-                pos += len(b)
         pad_to(end)
         f.write(digest.digest() + END_MAGIC)
         f.flush()
         os.fsync(f.fileno())
     os.replace(tmp, path)
     _fsync_dir(os.path.dirname(os.path.abspath(path)))
-    return hdr
 
 
 def remove_stale_temporaries(directory: str) -> list[str]:
@@ -557,76 +596,3 @@ def check_file(path) -> str | None:
     except CorruptDatabaseError as exc:
         return str(exc)
     return None
-
-
-# ---------------------------------------------------------------------------- the database layer
-#: the perfect hash the files are indexed by (index.py)
-HASH_SCHEME = "anchor-orbit-colex-v1"
-
-
-def ruleset_dir(out, variant) -> str:
-    """Where the files of a variant's rules live under a database directory."""
-    return os.path.join(os.fspath(out), variant.ruleset_id)
-
-
-def table_path(out, variant, sub) -> str:
-    """The file of one subspace: ``OUT/<ruleset>/<subspace>.mtb``."""
-    return os.path.join(ruleset_dir(out, variant), sub.name + SUFFIX)
-
-
-def ruleset_fields(variant) -> dict:
-    """The header fields that must match for a file to serve a variant's positions."""
-    out = {
-        "ruleset": variant.ruleset_id,
-        "board": variant.board.name,
-        "flying": variant.rules.flying,
-        "double_mill_removes": variant.rules.double_mill_removes,
-        "no_removal_limit": variant.rules.no_removal_limit,
-    }
-    if variant.rules.endgame_no_removal_limit is not None:  # (files before it existed lack it)
-        out["endgame_no_removal_limit"] = variant.rules.endgame_no_removal_limit
-    return out
-
-
-def table_header(variant, sub, hasher, values, dtc, curse_counts=None) -> dict:
-    """The header of a subspace's file, checked against the Burnside count of its positions.
-    ``curse_counts``: (cursed wins, blessed losses), for rules with a no-removal limit."""
-    from .index import count_positions
-    from .version import __version__
-
-    board = variant.board
-    st = plane_stats(values, dtc)
-    positions = st["positions"]
-    hdr = ruleset_fields(variant)
-    hdr.update(
-        format="morris-tablebase",
-        generator=f"morris-solver {__version__}",
-        points=list(board.points),
-        symmetries=len(board.symmetries),
-        symmetry_perms=[list(p) for p in board.symmetries.perms],
-        subspace=sub.name,
-        phase="placement" if sub.placement else "movement",
-        m=sub.m, o=sub.o, hm=sub.hm, ho=sub.ho,
-        hash={"scheme": HASH_SCHEME, "anchor": "opponent", "orbits": int(len(hasher.anchor_reps(sub.o)))},
-        positions=positions,
-        wins=st["wins"],
-        losses=st["losses"],
-        draws=positions - st["wins"] - st["losses"],
-        max_win_dtc=st["max_win_dtc"],
-        max_loss_dtc=st["max_loss_dtc"],
-        distance="dtc-placement" if sub.placement else "dtc",
-    )
-    if variant.limited:
-        hdr["limit"] = None if sub.placement else variant.rules.limit_of(sub.m, sub.o)
-        hdr["cursed_wins"], hdr["blessed_losses"] = (int(x) for x in curse_counts)
-    expected = count_positions(board, sub.m, sub.o)
-    if positions != expected:
-        raise RuntimeError(f"{sub}: {positions} used slots, Burnside counts {expected}")
-    return hdr
-
-
-def read_planes(path, with_dtc: bool = True):
-    """(values, distances) of a whole file, the distances as uint8 where they fit (``None``
-    without ``with_dtc``): the one loader of whole planes."""
-    with TableFile(path) as tf:
-        return tf.values_all(), (tf.dtc_all() if with_dtc else None)

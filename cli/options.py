@@ -1,0 +1,144 @@
+"""The options the commands share, the types that check them (through morris.inputs), and the
+one handler that turns an error into a line and an exit status (morris.errors)."""
+
+from __future__ import annotations
+
+import click
+
+from morris import reports
+from morris.advice import error_line
+from morris.errors import MorrisError
+
+
+class MorrisGroup(click.Group):
+    """Prints a :class:`MorrisError` as one line and exits with its status (2 bad input,
+    3 a missing or damaged database file)."""
+
+    def invoke(self, ctx):
+        try:
+            return super().invoke(ctx)
+        except MorrisError as exc:
+            click.echo(error_line(exc, ctx.meta.get("morris.db")), err=True)
+            ctx.exit(exc.exit_status)
+
+
+class Number(click.ParamType):
+    """A whole number in ASCII digits within [lo, hi] (morris.inputs.parse_int)."""
+
+    name = "integer"
+
+    def __init__(self, lo=None, hi=None):
+        self.lo, self.hi = lo, hi
+
+    def convert(self, value, param, ctx):
+        from morris.inputs import parse_int
+
+        try:
+            return parse_int(value, "the value", self.lo, self.hi, negative=self.lo is None or self.lo < 0)
+        except MorrisError as exc:
+            self.fail(str(exc).replace("the value ", ""), param, ctx)
+
+
+class OutFile(click.ParamType):
+    """A file to write: a regular file or nothing there, its folder existing (checked before
+    any work)."""
+
+    name = "file"
+
+    def convert(self, value, param, ctx):
+        from morris.inputs import check_output_file
+
+        try:
+            check_output_file(value, "the file")
+        except MorrisError as exc:
+            self.fail(str(exc), param, ctx)
+        return value
+
+
+class Dir(click.ParamType):
+    """A database directory: not empty; ``exists``: must be there already."""
+
+    name = "directory"
+
+    def __init__(self, exists: bool):
+        self.exists = exists
+
+    def convert(self, value, param, ctx):
+        from morris.inputs import check_output_dir, check_path_text
+
+        import os
+
+        try:
+            path = check_path_text(value, "the directory")
+            if self.exists and not os.path.isdir(path):
+                self.fail(f"{path} is not a directory" if os.path.exists(path)
+                          else f"{path} does not exist", param, ctx)
+            check_output_dir(path, "the directory")
+        except MorrisError as exc:
+            self.fail(str(exc), param, ctx)
+        return path
+
+
+def variant_options(f):
+    """--variant and the rule flags, shared by every command that reads positions."""
+    for opt in reversed([
+        click.option("--variant", default="standard", show_default=True,
+                     help="standard, standard-3 .. standard-8, six."),
+        click.option("--flying/--no-flying", default=None,
+                     help="Whether a player with 3 pieces flies (default: the variant's)."),
+        click.option("--double-mill-removes", type=Number(1, 2), default=None,
+                     help="Pieces removed when one turn closes two mills (default 1)."),
+        click.option("--no-removal-limit", type=Number(1), default=None, metavar="PLIES",
+                     help="Draw after this many plies of the movement phase without a removal "
+                          "(Sanmill's N-move rule N is N+1 here); positions then take a counter, c=N."),
+        click.option("--endgame-no-removal-limit", type=Number(1), default=None, metavar="PLIES",
+                     help="The no-removal limit instead, where a side has exactly 3 pieces."),
+    ]):
+        f = opt(f)
+    return f
+
+
+def make_variant(kw: dict):
+    from morris.variants import get_variant
+
+    return get_variant(kw.pop("variant"), flying=kw.pop("flying"),
+                       double_mill_removes=kw.pop("double_mill_removes"),
+                       no_removal_limit=kw.pop("no_removal_limit"),
+                       endgame_no_removal_limit=kw.pop("endgame_no_removal_limit"))
+
+
+#: --db for the commands that read an existing database directory
+db_option = click.option("--db", required=True, type=Dir(exists=True), help="Database directory.")
+#: --db for the lookups: optional, the shipped data and the search come after it
+lookup_db_option = click.option(
+    "--db", type=Dir(exists=True), default=None,
+    help="Database directory (looked in first; then the shipped data, then search).")
+#: --search for the lookups
+search_option = click.option(
+    "--search", "use_search", is_flag=True,
+    help="Value every placement position by exact search over the movement databases, even "
+         "where a placement database holds it (without it, search only where none does).")
+#: --seed for the bot's tie-breaks
+seed_option = click.option("--seed", type=Number(), default=None,
+                           help="Seed for breaking ties between equal moves (default: random each run).")
+quiet_option = click.option("--quiet", is_flag=True, help="No progress output.")
+
+
+def open_lookup(db, use_search=False):
+    """The tablebase of a lookup command: ``db``, then the shipped data, then search."""
+    from morris.tablebase import open_tablebase
+
+    click.get_current_context().meta["morris.db"] = db
+    return open_tablebase(db, search="always" if use_search else "auto")
+
+
+def echo_lines(lines, err=False):
+    for line in lines:
+        click.echo(line, err=err)
+
+
+def say_search(analysis):
+    """The line that says a search was needed (on stderr)."""
+    line = reports.search_line(analysis)
+    if line:
+        click.echo(line, err=True)

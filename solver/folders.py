@@ -1,0 +1,125 @@
+"""Database folders: where the files of a ruleset live, and the header fields that tie a file to
+its rules and subspace.
+
+Layout: ``DIR/<ruleset>/<subspace>.mtb``, where the ruleset names the board and the rule options
+(``standard``, ``six-nofly``, ``standard-limit100``; :attr:`Variant.ruleset_id`). Every path to a
+database file is built here; the bytes inside a file are fileformat.py's.
+"""
+
+from __future__ import annotations
+
+import os
+
+from .fileformat import SUFFIX, TableFile, plane_stats
+
+#: the perfect hash the files are indexed by (index.py)
+HASH_SCHEME = "anchor-orbit-colex-v1"
+
+
+def ruleset_dir(out, variant) -> str:
+    """Where the files of a variant's rules live under a database directory."""
+    return os.path.join(os.fspath(out), variant.ruleset_id)
+
+
+def table_path(out, variant, sub) -> str:
+    """The file of one subspace: ``OUT/<ruleset>/<subspace>.mtb``."""
+    return os.path.join(ruleset_dir(out, variant), sub.name + SUFFIX)
+
+
+def table_in(ruleset_directory, sub) -> str:
+    """The file of one subspace inside a ruleset directory."""
+    return os.path.join(os.fspath(ruleset_directory), sub.name + SUFFIX)
+
+
+def sibling_ruleset(path, variant) -> str:
+    """The file of the same subspace as ``path`` in the directory of ``variant``'s rules beside
+    it (``DB/<ruleset>/X.mtb`` -> ``DB/<variant's ruleset>/X.mtb``)."""
+    db = os.path.dirname(os.path.dirname(os.fspath(path)))
+    return os.path.join(db, variant.ruleset_id, os.path.basename(path))
+
+
+def subspace_of(path) -> str:
+    """The subspace name a file's name gives (``.../5-4.mtb`` -> ``5-4``)."""
+    return os.path.basename(os.fspath(path))[: -len(SUFFIX)]
+
+
+def ruleset_dirs(paths, variant) -> list[str]:
+    """The directories among ``paths`` (database directories, or ruleset directories named like
+    ``variant``'s ruleset) that hold ``variant``'s files, in order."""
+    out = []
+    for p in paths:
+        sub = ruleset_dir(p, variant)
+        if os.path.isdir(sub):
+            out.append(sub)
+        elif os.path.basename(os.path.normpath(p)) == variant.ruleset_id:
+            out.append(os.fspath(p))
+    return out
+
+
+def find_tables(root) -> list[str]:
+    """Every database file under ``root``, sorted (``root`` itself when it is one)."""
+    root = os.fspath(root)
+    if os.path.isfile(root) and root.endswith(SUFFIX):
+        return [root]
+    out = []
+    for dirpath, _, files in os.walk(root):
+        out.extend(os.path.join(dirpath, f) for f in files if f.endswith(SUFFIX))
+    return sorted(out)
+
+
+def ruleset_fields(variant) -> dict:
+    """The header fields that must match for a file to serve a variant's positions."""
+    out = {
+        "ruleset": variant.ruleset_id,
+        "board": variant.board.name,
+        "flying": variant.rules.flying,
+        "double_mill_removes": variant.rules.double_mill_removes,
+        "no_removal_limit": variant.rules.no_removal_limit,
+    }
+    if variant.rules.endgame_no_removal_limit is not None:  # (files before it existed lack it)
+        out["endgame_no_removal_limit"] = variant.rules.endgame_no_removal_limit
+    return out
+
+
+def table_header(variant, sub, hasher, values, dtc, curse_counts=None) -> dict:
+    """The header of a subspace's file, checked against the Burnside count of its positions.
+    ``curse_counts``: (cursed wins, blessed losses), for rules with a no-removal limit."""
+    from .index import count_positions
+    from .version import __version__
+
+    board = variant.board
+    st = plane_stats(values, dtc)
+    positions = st["positions"]
+    hdr = ruleset_fields(variant)
+    hdr.update(
+        format="morris-tablebase",
+        generator=f"morris-solver {__version__}",
+        points=list(board.points),
+        symmetries=len(board.symmetries),
+        symmetry_perms=[list(p) for p in board.symmetries.perms],
+        subspace=sub.name,
+        phase="placement" if sub.placement else "movement",
+        m=sub.m, o=sub.o, hm=sub.hm, ho=sub.ho,
+        hash={"scheme": HASH_SCHEME, "anchor": "opponent", "orbits": int(len(hasher.anchor_reps(sub.o)))},
+        positions=positions,
+        wins=st["wins"],
+        losses=st["losses"],
+        draws=positions - st["wins"] - st["losses"],
+        max_win_dtc=st["max_win_dtc"],
+        max_loss_dtc=st["max_loss_dtc"],
+        distance="dtc-placement" if sub.placement else "dtc",
+    )
+    if variant.limited:
+        hdr["limit"] = None if sub.placement else variant.rules.limit_of(sub.m, sub.o)
+        hdr["cursed_wins"], hdr["blessed_losses"] = (int(x) for x in curse_counts)
+    expected = count_positions(board, sub.m, sub.o)
+    if positions != expected:
+        raise RuntimeError(f"{sub}: {positions} used slots, Burnside counts {expected}")
+    return hdr
+
+
+def read_planes(path, with_dtc: bool = True):
+    """(values, distances) of a whole file, the distances as uint8 where they fit (``None``
+    without ``with_dtc``): the one loader of whole planes."""
+    with TableFile(path) as tf:
+        return tf.values_all(), (tf.dtc_all() if with_dtc else None)
