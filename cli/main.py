@@ -163,7 +163,7 @@ def solve(subspace_names, out, phase, max_pieces, jobs, dask_address, show_plan,
 @variant_options
 def verify_draw(db, method, as_json, quiet, **kw):
     """Compute the value of the start position, and say how."""
-    from morris.draw import start_value
+    from morris.start_value import start_value
     from morris.progress import Reporter
 
     r = start_value(make_variant(kw), db, method, Reporter(quiet=quiet))

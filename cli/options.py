@@ -76,6 +76,8 @@ class Dir(click.ParamType):
             check_output_dir(path, "the directory")
         except MorrisError as exc:
             self.fail(str(exc), param, ctx)
+        if ctx is not None:  # where the advice of a missing-file error says to solve into
+            ctx.meta["morris.db"] = path
         return path
 
 
@@ -128,7 +130,6 @@ def open_lookup(db, use_search=False):
     """The tablebase of a lookup command: ``db``, then the shipped data, then search."""
     from morris.tablebase import open_tablebase
 
-    click.get_current_context().meta["morris.db"] = db
     return open_tablebase(db, search="always" if use_search else "auto")
 
 

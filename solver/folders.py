@@ -62,9 +62,23 @@ def find_tables(root) -> list[str]:
     if os.path.isfile(root) and root.endswith(SUFFIX):
         return [root]
     out = []
-    for dirpath, _, files in os.walk(root):
+    for dirpath, dirs, files in os.walk(root):
         out.extend(os.path.join(dirpath, f) for f in files if f.endswith(SUFFIX))
+        # a directory (or anything not a file) named like a database file is listed too, so
+        # that a check reports it instead of passing over it
+        out.extend(os.path.join(dirpath, d) for d in dirs if d.endswith(SUFFIX))
     return sorted(out)
+
+
+def misplaced(path, header: dict) -> str | None:
+    """What is wrong with where a database file lies, given its header (None when its folder
+    names its ruleset and its name its subspace)."""
+    folder = os.path.basename(os.path.dirname(os.path.abspath(path)))
+    if header.get("ruleset") != folder:
+        return f"holds ruleset {header.get('ruleset')!r} but lies in the folder of {folder!r}"
+    if header.get("subspace") != subspace_of(path):
+        return f"holds subspace {header.get('subspace')!r} but is named {os.path.basename(path)!r}"
+    return None
 
 
 def ruleset_fields(variant) -> dict:

@@ -39,7 +39,7 @@ from math import comb
 
 import numpy as np
 
-from .errors import IllegalPositionError
+from .errors import CorruptDatabaseError, IllegalPositionError
 from .subspaces import Subspace
 
 # ------------------------------------------------------------------------ counting (Burnside)
@@ -233,6 +233,8 @@ class Hasher:
             orbit = bisect.bisect_left(reps, rep)
             if orbit >= len(reps) or reps[orbit] != rep:
                 orbit = -1
+        if orbit < 0 and orbit_of is not None:  # the table came from a file: it is damaged
+            raise CorruptDatabaseError("its anchor table has no entry for the position's anchor")
         if orbit < 0:
             raise IllegalPositionError("anchor representative missing from the orbit table")
         return orbit

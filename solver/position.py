@@ -30,6 +30,7 @@ from dataclasses import dataclass
 from . import rules
 from .codes import RESULT_WORDS
 from .errors import IllegalMoveError, IllegalPositionError, VariantMismatchError
+from .inputs import is_ascii_number
 from .limits import check_counter
 from .variants import FLY_AT, INNER_RING, MIDDLE_RING, OUTER_RING, Variant, get_variant
 
@@ -246,8 +247,7 @@ class Position:
             b_hand = v.pieces - int.bit_count(black)
         else:
             w_hand = b_hand = 0
-        for x in nums[6:]:
-            _parse_int(x, "FEN field")
+        _check_fen_numbers(nums)
         if len(nums) >= 6:
             to_remove = [_parse_int(x, "FEN pieces to remove") for x in nums[4:6]]
             if any(to_remove) or action == "r":
@@ -256,10 +256,7 @@ class Position:
                     f"{to_remove[0]} {to_remove[1]}); positions here lie between whole turns: give "
                     "the position before the move that closed the mill and play it with its removal"
                 )
-        if phase == "m" and (w_hand or b_hand):
-            raise IllegalPositionError(
-                f"FEN phase m (movement) with pieces in hand ({w_hand} white, {b_hand} black)"
-            )
+        _check_fen_phase(v, phase, turn, white, black, w_hand, b_hand)
         counter = 0
         if len(nums) >= 12 and v.limited and not (w_hand or b_hand):
             counter = _parse_int(nums[11], "FEN no-removal counter")
@@ -382,6 +379,10 @@ class Position:
             chars.append("*" if owner is None else ("O" if owner == WHITE else "@"))
         board = "/".join("".join(chars[i : i + 8]) for i in (0, 8, 16))
         if self.in_placement:
+            if not alternating_hands(self.white_hand, self.black_hand):
+                raise IllegalPositionError(
+                    f"Sanmill's FEN cannot describe {self.white_hand} white and {self.black_hand} "
+                    f"black in hand (placement by turns leaves black as many as white or one more)")
             phase, action = "p", "p"
             placed = 2 * self.variant.pieces - self.white_hand - self.black_hand
             move_no = 1 + placed // 2
@@ -567,10 +568,50 @@ def _parse_turn(tok: str, text: str) -> int:
 
 
 def _parse_int(tok: str, what: str) -> int:
-    try:
-        return int(tok)
-    except ValueError:
-        raise IllegalPositionError(f"{what} {tok!r} is not a number") from None
+    """A number of a notation: ASCII digits, an optional leading ``-`` (inputs.py's rule)."""
+    if not is_ascii_number(tok, negative=True):
+        raise IllegalPositionError(f"{what} {tok!r} is not a number (ASCII digits)")
+    return int(tok)
+
+
+def alternating_hands(white_hand: int, black_hand: int) -> bool:
+    """Whether placement by turns (white first) can leave these hands: black has as many in hand
+    as white, or one more. (Teaching positions of the compact notation may have others; Sanmill's
+    FEN, written from games, cannot.)"""
+    return white_hand <= black_hand <= white_hand + 1
+
+
+def _check_fen_numbers(nums) -> None:
+    """The numeric fields of a Sanmill FEN after the board, side, phase and action: counts and
+    pieces to remove 0 or more, the last mill's squares -1 (none) or more, the mill count and
+    the no-removal plies 0 or more, the move number 1 or more."""
+    low = [0, 0, 0, 0, 0, 0, -1, -1, -1, -1, 0, 0, 1]
+    names = ["white on board", "white in hand", "black on board", "black in hand",
+             "white pieces to remove", "black pieces to remove", "last mill square",
+             "last mill square", "last mill square", "last mill square", "mills",
+             "no-removal plies", "move number"]
+    for x, lo, name in zip(nums, low, names):
+        value = _parse_int(x, f"FEN {name}")
+        if value < lo:
+            raise IllegalPositionError(f"FEN {name} {value}: must be {lo} or more")
+
+
+def _check_fen_phase(v, phase, turn, white, black, w_hand, b_hand) -> None:
+    """The FEN's phase against its pieces: movement has empty hands, placement has some piece
+    in hand, the ready phase is the empty board with full hands, and during placement the hands
+    add up as alternation leaves them (:func:`alternating_hands`)."""
+    if phase == "m" and (w_hand or b_hand):
+        raise IllegalPositionError(
+            f"FEN phase m (movement) with pieces in hand ({w_hand} white, {b_hand} black)")
+    if phase == "p" and not (w_hand or b_hand):
+        raise IllegalPositionError("FEN phase p (placement) with no piece in hand: that is movement (m)")
+    if phase == "r" and (white or black or w_hand != v.pieces or b_hand != v.pieces):
+        raise IllegalPositionError(
+            f"FEN phase r (ready) is the start: an empty board and {v.pieces} in each hand")
+    if phase in ("p", "r") and not alternating_hands(w_hand, b_hand):
+        raise IllegalPositionError(
+            f"FEN hands do not add up: {w_hand} white and {b_hand} black in hand (placement "
+            f"alternates and white places first, so black has as many as white or one more)")
 
 
 def _parse_count(tok: str, what: str) -> int:

@@ -233,7 +233,13 @@ class Tablebase:
         tf = self._files.get((position.variant.ruleset_id, m, o, hm, ho))
         if tf is None:
             tf = self.table(position.variant, Subspace(m, o, hm, ho))
-        i = self._hasher(position.board).index_py(mover, opp, orbit_of=tf.orbit_of)
+        try:
+            i = self._hasher(position.board).index_py(mover, opp, orbit_of=tf.orbit_of)
+        except CorruptDatabaseError as exc:
+            raise CorruptDatabaseError(f"{tf.path}: {exc}") from None
+        if not 0 <= i < tf.slots:
+            raise CorruptDatabaseError(f"{tf.path}: the position's slot {i} lies past the "
+                                       f"file's {tf.slots} slots (damaged header or anchors)")
         return tf, i
 
     # ------------------------------------------------------------------ probes

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from .fileformat import TableFile, check_file
-from .folders import find_tables, read_planes, sibling_ruleset, subspace_of, table_in
+from .folders import find_tables, misplaced, read_planes, sibling_ruleset, subspace_of, table_in
 from .errors import CorruptDatabaseError
 from .index import Hasher
 from .progress import Reporter
@@ -60,12 +60,18 @@ def verify(root: str, reporter: Reporter | None = None, forward: bool = True,
     headers = {}
     for path in paths:
         fr = FileReport(path=path, subspace=subspace_of(path))
-        problem = check_file(path)
+        problem = check_file(path) if os.path.isfile(path) else f"{path}: not a regular file"
         if problem:
             fr.checksum = problem
         else:
             with TableFile(path) as tf:
                 headers[path] = tf.header
+            where = misplaced(path, tf.header)
+            if where:
+                fr.checksum = f"{path}: {where}"
+                del headers[path]
+                report.files.append(fr)
+                continue
             perms = tf.header.get("symmetry_perms")
             board = BOARDS.get(tf.header.get("board"))
             if board is None:

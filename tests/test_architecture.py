@@ -30,7 +30,7 @@ MODULES = {
     "folders": ["folders", "shipped"],
     "solver": ["jobs", "schedule", "retro", "placement", "verify", "cluster", "curse"],
     "lookups": ["tablebase", "search"],
-    "apps": ["bot", "engine", "server", "explorer", "svg", "plots", "draw", "advice", "reports",
+    "apps": ["bot", "engine", "server", "explorer", "svg", "plots", "start_value", "advice", "reports",
              "console", "__init__", "cli.main", "cli.options", "cli.__init__"],
 }
 RANK = {"kernels": 0, "rules": 1, "hashing": 2, "format": 3, "folders": 4, "solver": 5,

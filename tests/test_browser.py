@@ -81,8 +81,10 @@ def test_load_click_a_winning_move_and_screenshot(site, tmp_path):
     assert driver.find_element(By.ID, "value").get_attribute("data-value") == "loss"
 
 
-def test_playing_on_the_board_by_clicks(site):
+def test_playing_on_the_board_by_clicks(site, solved):
     from selenium.webdriver.common.by import By
+
+    from morris.tablebase import open_tablebase
 
     base, driver = site
     start = Position.parse("a1,d1,g4/a7,d7,g7 w")  # g4-g1 closes a mill and removes
@@ -92,7 +94,11 @@ def test_playing_on_the_board_by_clicks(site):
         driver.find_element(By.CSS_SELECTOR, f'#board .point[data-point="{point}"]').click()
     wait_for_new_page(driver, old)
     assert Position.parse(shown_position(driver)) == start.play("g4-g1xd7")
-    assert driver.find_element(By.ID, "value").get_attribute("data-value") in ("win", "loss", "draw")
+    with open_tablebase(solved) as tb:  # the page shows the database's value of the new position
+        want = tb.probe(start.play("g4-g1xd7"))
+    value = driver.find_element(By.ID, "value")
+    assert value.get_attribute("data-value") == want.value
+    assert value.get_attribute("data-dtc") == ("" if want.dtc is None else str(want.dtc))
 
 
 def test_flip_and_start_links_and_a_bad_position(site):

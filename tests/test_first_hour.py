@@ -40,7 +40,7 @@ def test_solve_into_a_directory_that_cannot_be_written(tmp_path):
 @pytest.mark.parametrize("text,start", [
     ("********/********/******** w p p 0 9 0 9", "IllegalPositionError: malformed FEN: 8 fields"),
     ("********/********/******** w p p 0 9 0 9 0 0 -1 -1 -1 -1 0 0 1 5", "IllegalPositionError: malformed FEN: 18 fields"),
-    ("********/********/******** w p p 0 9 0 9 0 0 -1 -1 -1 z 0 0 1", "IllegalPositionError: FEN field 'z'"),
+    ("********/********/******** w p p 0 9 0 9 0 0 -1 -1 -1 z 0 0 1", "IllegalPositionError: FEN last mill square 'z'"),
     ("a1,d1,/d2 w 7 8", "IllegalPositionError: malformed position 'a1,d1,/d2 w 7 8': an empty point name"),
     (",a1/d2 w 7 8", "IllegalPositionError: malformed position"),
     ("a1,,d1/d2 w 7 8", "IllegalPositionError: malformed position"),

@@ -83,10 +83,14 @@ def test_placement_moves_and_distances(placed):
     with open_tablebase(placed) as tb:
         for pos in random_placement_positions(v, 100, seed=9):
             a = tb.analyze(pos)
+            assert a.source == "database"  # every placement file is there: no search
             assert a.moves and a.moves[0].value == a.value
             left = pos.white_hand + pos.black_hand
-            if a.dtc is not None:
+            if a.value == "draw":
+                assert a.dtc is None
+            else:
                 assert 1 <= a.dtc <= left
+                assert a.dtc == a.moves[0].dtc  # the best move's distance is the position's
 
 
 def test_verify_covers_placement_files(placed):

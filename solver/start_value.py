@@ -1,4 +1,6 @@
-"""The value of the start position, and how it was obtained (``morris verify-draw``)."""
+"""The value of the start position, and how it was obtained (``morris verify-draw``): by search
+over the movement databases, or read from the placement sweep's own file of the start (never
+from the shipped opening book, nor by a search standing in for a missing file)."""
 
 from __future__ import annotations
 
@@ -58,6 +60,7 @@ def start_value(variant, db: str | None = None, method: str = "search", reporter
         r = start_value_by_search(target, variant, reporter=rep)
         return StartValue(variant.name, r["value"], method, target, time.perf_counter() - t0,
                           r["nodes"], r["leaves"])
-    with open_tablebase(target) as tb:
+    # the sweep's file of the start only: not the shipped book, not a search
+    with open_tablebase(target, shipped=False, search="never") as tb:
         value = tb.probe_wdl(Position.start(variant))
     return StartValue(variant.name, value, method, target, time.perf_counter() - t0)
