@@ -43,6 +43,8 @@ def show(position, svg_path, flip, last_move, **kw):
     """Draw POSITION in the terminal (and as SVG with --svg FILE)."""
     variant = make_variant(kw)
     pos = Position.parse(position, variant)
+    if (last_move or flip) and not svg_path:
+        raise UsageError("--last and --flip draw the SVG picture: give --svg FILE too")
     if svg_path:
         from morris.atomic import write_atomic
         from morris.svg import board_svg
@@ -152,7 +154,7 @@ def solve(subspace_names, out, phase, max_pieces, jobs, dask_address, show_plan,
 
 
 @cli.command("verify-draw")
-@click.option("--db", type=Dir(exists=False), default=None,
+@click.option("--db", type=Dir(exists=True), default=None,
               help="Use the databases here (nothing is solved). Without it, what is missing is "
                    "solved into ./tb first.")
 @click.option("--method", type=click.Choice(["search", "sweep"]), default="search", show_default=True,

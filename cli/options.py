@@ -3,6 +3,8 @@ one handler that turns an error into a line and an exit status (morris.errors)."
 
 from __future__ import annotations
 
+import sys
+
 import click
 
 from morris import reports
@@ -11,8 +13,26 @@ from morris.errors import MorrisError
 
 
 class MorrisGroup(click.Group):
-    """Prints a :class:`MorrisError` as one line and exits with its status (2 bad input,
-    3 a missing or damaged database file)."""
+    """Prints every error on one line and exits with its status: a :class:`MorrisError` as
+    ``ErrorName: message`` (2 bad input, 3 a missing or damaged database file, 4 out of disk or
+    memory), and click's own usage errors (a bad option value, an unknown command) as
+    ``UsageError: message`` with status 2, instead of click's usage block."""
+
+    def main(self, args=None, prog_name=None, **extra):
+        extra["standalone_mode"] = False
+        try:
+            status = super().main(args=args, prog_name=prog_name, **extra)
+        except click.UsageError as exc:
+            hint = f" (morris {exc.ctx.info_name} -h for help)" if exc.ctx and exc.ctx.parent else ""
+            click.echo(f"UsageError: {exc.format_message()}{hint}", err=True)
+            sys.exit(2)
+        except click.Abort:
+            click.echo("aborted", err=True)
+            sys.exit(1)
+        except click.ClickException as exc:
+            click.echo(f"Error: {exc.format_message()}", err=True)
+            sys.exit(exc.exit_code)
+        sys.exit(status if isinstance(status, int) else 0)
 
     def invoke(self, ctx):
         try:

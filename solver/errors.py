@@ -9,6 +9,7 @@ kind      meaning                                          exit status  HTTP sta
 ========= ================================================ ============ ===========
 ``input`` the user's input: a position, move, option, path 2            400
 ``data``  a database file that is missing or damaged       3            503
+``resource`` out of disk or memory during a solve          4            (none)
 (other)   anything else is a bug                           1            500
 ========= ================================================ ============ ===========
 
@@ -81,6 +82,15 @@ class UsageError(MorrisError, ValueError):
 
 class OutputError(MorrisError):
     """A database directory that cannot be created or written."""
+
+
+class ResourceError(MorrisError):
+    """A solve ran out of disk or memory: what it half wrote is removed, complete files are
+    kept, and the same command resumes once there is room."""
+
+    kind = "resource"
+    exit_status = 4
+    http_status = 507
 
 
 class ServeError(MorrisError):

@@ -17,7 +17,8 @@ from urllib.parse import urlencode
 
 from .advice import advice, public_text
 from .codes import RESULT_WORDS
-from .errors import DataError, MissingSubspaceError, MorrisError
+from .errors import DataError, MissingSubspaceError, MorrisError, UsageError
+from .inputs import parse_int
 from .position import COLOR_NAMES, Position
 from .svg import board_svg
 from .tablebase import MoveInfo
@@ -28,7 +29,8 @@ RULE_PARAMS = ("variant", "flying", "double_mill_removes", "no_removal_limit", "
 
 def variant_of(params):
     """The variant named by query parameters ``variant``, ``flying``, ``double_mill_removes``,
-    ``no_removal_limit`` and ``endgame_no_removal_limit`` (plies)."""
+    ``no_removal_limit`` and ``endgame_no_removal_limit`` (plies; 0 or empty: none). Numbers
+    are checked as everywhere (inputs.py); a bad one is a :class:`UsageError` (HTTP 400)."""
     def flag(name):
         v = params.get(name)
         if v in (None, ""):
@@ -37,26 +39,16 @@ def variant_of(params):
             return True
         if v.lower() in ("0", "false", "no", "off"):
             return False
-        raise MorrisError(f"{name} must be 0 or 1, got {v!r}")
+        raise UsageError(f"{name} must be 0 or 1, got {v!r}")
 
-    dm = params.get("double_mill_removes")
-    if dm not in (None, ""):
-        if dm not in ("1", "2"):
-            raise MorrisError(f"double_mill_removes must be 1 or 2, got {dm!r}")
-        dm = int(dm)
-    else:
-        dm = None
-    def plies(name):
+    def number(name, lo, hi=None):
         v = params.get(name)
-        if v in (None, "", "0"):
-            return None
-        if not v.isdigit():
-            raise MorrisError(f"{name} must be a number of plies, got {v!r}")
-        return int(v)
+        return None if v in (None, "") else parse_int(v, name, lo, hi)
 
-    return get_variant(params.get("variant") or "standard", flying=flag("flying"), double_mill_removes=dm,
-                       no_removal_limit=plies("no_removal_limit"),
-                       endgame_no_removal_limit=plies("endgame_no_removal_limit"))
+    return get_variant(params.get("variant") or "standard", flying=flag("flying"),
+                       double_mill_removes=number("double_mill_removes", 1, 2),
+                       no_removal_limit=number("no_removal_limit", 0) or None,
+                       endgame_no_removal_limit=number("endgame_no_removal_limit", 0) or None)
 
 
 def _href(params: dict, **changes) -> str:

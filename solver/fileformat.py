@@ -218,6 +218,19 @@ def _write_atomically(path, blob: bytes, anchor_blob: bytes, sections: list, lay
     to every laid-out offset, then the BLAKE2b digest of all of it and the end magic; written
     to a temporary name, synced, renamed."""
     tmp = f"{path}{TMP_MARK}{socket.gethostname()}-{os.getpid()}"
+    try:
+        _write_file(tmp, blob, anchor_blob, sections, layout, end)
+        os.replace(tmp, path)
+    except BaseException:  # out of disk, killed, ...: nothing half written stays
+        try:
+            os.remove(tmp)
+        except OSError:
+            pass
+        raise
+    _fsync_dir(os.path.dirname(os.path.abspath(path)))
+
+
+def _write_file(tmp, blob: bytes, anchor_blob: bytes, sections: list, layout: dict, end: int):
     digest = hashlib.blake2b(digest_size=32)
     pos = 0
     with open(tmp, "wb") as f:
@@ -245,8 +258,6 @@ def _write_atomically(path, blob: bytes, anchor_blob: bytes, sections: list, lay
         f.write(digest.digest() + END_MAGIC)
         f.flush()
         os.fsync(f.fileno())
-    os.replace(tmp, path)
-    _fsync_dir(os.path.dirname(os.path.abspath(path)))
 
 
 def remove_stale_temporaries(directory: str) -> list[str]:

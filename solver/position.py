@@ -608,7 +608,7 @@ def _check_fen_phase(v, phase, turn, white, black, w_hand, b_hand) -> None:
     if phase == "r" and (white or black or w_hand != v.pieces or b_hand != v.pieces):
         raise IllegalPositionError(
             f"FEN phase r (ready) is the start: an empty board and {v.pieces} in each hand")
-    if phase in ("p", "r") and not alternating_hands(w_hand, b_hand):
+    if (w_hand or b_hand) and not alternating_hands(w_hand, b_hand):
         raise IllegalPositionError(
             f"FEN hands do not add up: {w_hand} white and {b_hand} black in hand (placement "
             f"alternates and white places first, so black has as many as white or one more)")

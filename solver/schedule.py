@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 
 from .fileformat import remove_stale_temporaries
 from .folders import ruleset_dir
+from .errors import ResourceError
 from .jobs import Job, PlacementSubspace, job_for
 from .progress import Reporter
 from .subspaces import (check_movement, check_placement, movement_subspaces,
@@ -106,6 +107,17 @@ def critical_path(variant, jobs, deps) -> Plan:
         best[j] = (prev[0] + weight[j], prev[1] + [j])
     heavy = max(best.values(), key=lambda x: x[0]) if best else (0, [])
     return Plan(jobs, deps, weight, sum(weight.values()), heavy[1], heavy[0])
+
+
+def out_of_room(exc: BaseException) -> str | None:
+    """What ran out, when ``exc`` says a disk or the memory is full (None otherwise)."""
+    import errno
+
+    if isinstance(exc, MemoryError):
+        return "out of memory"
+    if isinstance(exc, OSError) and exc.errno in (errno.ENOSPC, errno.EDQUOT):
+        return f"no space left on the device ({exc.strerror})"
+    return None
 
 
 def run_job(out: str, variant_desc: dict, job: Job, threads: int | None = None, slot: int = 0,
@@ -262,6 +274,11 @@ class _Run:
         try:
             info = f.result()
         except Exception as exc:
+            if out_of_room(exc):  # a retry would fail the same way: say so once
+                raise ResourceError(
+                    f"{j.name}: {out_of_room(exc)}; what it was writing is removed, the "
+                    f"{len(self.done)} complete jobs are kept, and the same command resumes "
+                    f"once there is room") from None
             self.attempts[j] = self.attempts.get(j, 0) + 1
             if isinstance(exc, BrokenProcessPool) and self.executor_factory:
                 self.executor = self.executor_factory()

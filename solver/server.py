@@ -207,6 +207,27 @@ def api_page(spec: dict) -> str:
             + "".join(rows) + "</table></body></html>")
 
 
+def json_error_protocol():
+    """uvicorn's h11 protocol, answering a request it cannot parse (malformed HTTP) with the
+    JSON error body of every other error instead of its plain text."""
+    import json
+
+    import h11
+    from uvicorn.protocols.http.h11_impl import H11Protocol
+
+    class JSONErrorProtocol(H11Protocol):
+        def send_400_response(self, msg: str) -> None:
+            body = json.dumps({"error": f"malformed HTTP request: {msg}"}).encode()
+            headers = [(b"content-type", b"application/json"), (b"connection", b"close"),
+                       (b"content-length", str(len(body)).encode())]
+            for event in (h11.Response(status_code=400, headers=headers, reason=b"Bad Request"),
+                          h11.Data(data=body), h11.EndOfMessage()):
+                self.transport.write(self.conn.send(event))
+            self.transport.close()
+
+    return JSONErrorProtocol
+
+
 def make_server(db: str, host: str = "127.0.0.1", port: int = 8080, quiet: bool = False):
     """A uvicorn server for the databases under ``db`` (``.run()`` serves until interrupted)."""
     import uvicorn
@@ -214,7 +235,7 @@ def make_server(db: str, host: str = "127.0.0.1", port: int = 8080, quiet: bool 
     app = create_app(db)
     # uvicorn logs each request at INFO: shown unless quiet
     config = uvicorn.Config(app, host=host, port=port, log_level="warning" if quiet else "info",
-                            access_log=not quiet, h11_max_incomplete_event_size=1 << 20,
+                            access_log=not quiet, http=json_error_protocol(), h11_max_incomplete_event_size=1 << 20,
                             timeout_keep_alive=15)
     return uvicorn.Server(config)
 

@@ -14,12 +14,30 @@ from __future__ import annotations
 
 from html import escape
 
+from .errors import IllegalMoveError
 from .position import COLOR_NAMES, WHITE, Move, Position
 
 COLORS = {
     "board": "#e9c98f", "line": "#5b3a1a", "white": "#fbfbf6", "black": "#24211f",
     "last": "#2f7de1", "removed": "#d1342f", "text": "#3b2a18",
 }
+
+
+def check_last_move(position: Position, mv: Move) -> None:
+    """Refuse a "last move" that cannot have led to ``position``: its points must be points of
+    the board, the piece it moved must stand on its destination (the colour that just moved),
+    its origin and every point it removed from must be empty."""
+    board = position.board
+    for p in (mv.frm, mv.to, *mv.removes):
+        if p is not None and p not in board.index:
+            raise IllegalMoveError(f"last move {mv}: {p} is not a point of the {board.name} board")
+    mover = 1 - position.turn
+    if position.piece_at(mv.to) != mover:
+        raise IllegalMoveError(f"last move {mv} cannot lead here: {mv.to} holds no "
+                               f"{COLOR_NAMES[mover]} piece")
+    for p in ([mv.frm] if mv.frm else []) + list(mv.removes):
+        if position.piece_at(p) is not None:
+            raise IllegalMoveError(f"last move {mv} cannot lead here: {p} is not empty")
 
 
 class _Frame:
@@ -53,8 +71,9 @@ def board_svg(position: Position, *, size: int = 400, flipped: bool = False,
     ringed = set()
     crossed = set()
     if mv is not None:
-        ringed = {p for p in (mv.frm, mv.to) if p in board.index}
-        crossed = {p for p in mv.removes if p in board.index}
+        check_last_move(position, mv)
+        ringed = {p for p in (mv.frm, mv.to) if p is not None}
+        crossed = set(mv.removes)
     width, height, hand_h = fr.width, fr.height, fr.hand_h
     out = [
         f'<svg xmlns="http://www.w3.org/2000/svg" class="morris-board" viewBox="0 0 {width} {height}" '

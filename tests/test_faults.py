@@ -1,0 +1,142 @@
+"""Faults: a disk that fills up during a solve, damaged files reaching the lookups, the API and the
+explorer, files that are not what their folder says, writes aimed at links, pipes and devices."""
+
+import os
+import shutil
+import subprocess
+
+import pytest
+from click.testing import CliRunner
+
+from morris.cli.main import cli
+from morris.fileformat import TMP_MARK, check_file
+from morris.folders import find_tables
+
+
+@pytest.fixture
+def tiny_disk(tmp_path):
+    """A 600 kB tmpfs (root only; skipped, saying why, where it cannot be mounted)."""
+    mnt = tmp_path / "disk"
+    mnt.mkdir()
+    r = subprocess.run(["mount", "-t", "tmpfs", "-o", "size=600k", "tmpfs", str(mnt)],
+                       capture_output=True, text=True)
+    if r.returncode != 0:
+        pytest.skip(f"cannot mount a small tmpfs here: {r.stderr.strip() or r.returncode}")
+    try:
+        yield mnt
+    finally:
+        subprocess.run(["umount", "-l", str(mnt)], capture_output=True)
+
+
+def test_a_full_disk_is_one_line_keeps_complete_files_and_resumes(tiny_disk):
+    r = CliRunner().invoke(cli, ["solve", "--out", str(tiny_disk), "--variant", "six", "--phase", "all",
+                                 "--quiet"])
+    assert r.exit_code == 4, r.output
+    lines = r.output.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("ResourceError: ") and "no space left" in lines[0]
+    assert "Traceback" not in r.output
+    names = os.listdir(tiny_disk / "six-nofly")
+    assert not [n for n in names if TMP_MARK in n], "a half-written file was left"
+    kept = find_tables(tiny_disk)
+    assert kept and all(check_file(p) is None for p in kept)
+    # room again: the same command resumes and keeps what was complete
+    subprocess.run(["mount", "-o", "remount,size=8m", str(tiny_disk)], check=True)
+    before = {p: os.stat(p).st_mtime_ns for p in kept}
+    r = CliRunner().invoke(cli, ["solve", "--out", str(tiny_disk), "--variant", "six", "--phase", "all",
+                                 "--quiet"])
+    assert r.exit_code == 0, r.output
+    import re
+
+    complete = re.search(r"the (\d+) complete jobs are kept", lines[0]).group(1)
+    assert int(complete) > 0 and f"{complete} already complete" in r.output
+    assert all(os.stat(p).st_mtime_ns == t for p, t in before.items())
+    assert len(find_tables(tiny_disk)) == 219
+
+
+@pytest.fixture
+def damaged(tmp_path, solved):
+    """A copy of the standard 3-3 file with its anchor table overwritten (valid header CRC)."""
+    from morris.fileformat import TableFile
+
+    db = tmp_path / "db"
+    (db / "standard").mkdir(parents=True)
+    for name in ("3-3.mtb", "4-3.mtb", "3-4.mtb"):
+        shutil.copy(os.path.join(solved, "standard", name), db / "standard" / name)
+    path = db / "standard" / "3-3.mtb"
+    with TableFile(path) as tf:
+        sec = tf.header["sections"]["anchors"]
+    data = bytearray(path.read_bytes())
+    data[sec["offset"]: sec["offset"] + sec["length"]] = b"\xff" * sec["length"]
+    path.write_bytes(bytes(data))
+    return db
+
+
+POS33 = "a1,d1,g1/a7,d7,g7 w"
+
+
+def test_a_damaged_file_is_blamed_not_the_position(damaged):
+    r = CliRunner().invoke(cli, ["query", "--db", str(damaged), POS33])
+    assert r.exit_code == 3, r.output
+    line, = r.output.strip().splitlines()
+    assert "CorruptDatabaseError" in line and "3-3.mtb" in line
+    assert "IllegalPositionError" not in line
+
+
+def test_the_api_answers_a_damaged_file_with_503_and_no_server_path(damaged):
+    pytest.importorskip("fastapi", reason="the web extra is not installed")
+    from test_server import get, start_server
+
+    base, stop = start_server(str(damaged))
+    try:
+        status, obj = get(base, "/api/probe", position=POS33)
+        assert status == 503, obj
+        assert "CorruptDatabaseError" in obj["error"] and "standard/3-3.mtb" in obj["error"]
+        assert str(damaged) not in obj["error"] and "/tmp" not in obj["error"]
+        import urllib.error
+        import urllib.request
+
+        try:
+            urllib.request.urlopen(f"{base}/?position={POS33.replace(' ', '%20')}", timeout=30)
+            raise AssertionError("the explorer answered 200 for a damaged file")
+        except urllib.error.HTTPError as exc:
+            assert exc.code == 503
+            page = exc.read().decode()
+        assert page.startswith("<!doctype html>") and "CorruptDatabaseError" in page
+        assert str(damaged) not in page
+    finally:
+        stop()
+
+
+def test_verify_reports_a_folder_named_like_a_file_and_a_file_in_the_wrong_folder(tmp_path, solved):
+    db = tmp_path / "db"
+    (db / "standard").mkdir(parents=True)
+    (db / "six-nofly").mkdir()
+    shutil.copy(os.path.join(solved, "standard", "3-3.mtb"), db / "standard" / "3-3.mtb")
+    (db / "standard" / "4-4.mtb").mkdir()  # a folder where a file should be
+    shutil.copy(os.path.join(solved, "standard", "3-3.mtb"), db / "six-nofly" / "3-3.mtb")  # other rules
+    shutil.copy(os.path.join(solved, "standard", "4-3.mtb"), db / "standard" / "3-4.mtb")  # other subspace
+    r = CliRunner().invoke(cli, ["verify", "--db", str(db), "--checksums-only"])
+    assert r.exit_code == 1, r.output
+    out = r.output
+    assert "FAIL" in out and "4-4.mtb: not a regular file" in out
+    assert "six-nofly/3-3.mtb: holds ruleset 'standard' but lies in the folder of 'six-nofly'" in out
+    assert "standard/3-4.mtb: holds subspace '4-3' but is named '3-4.mtb'" in out
+    assert "ok   " + str(db / "standard" / "3-3.mtb") in out
+
+
+def test_writes_go_through_a_link_and_never_replace_a_pipe_or_device(tmp_path):
+    target = tmp_path / "target.svg"
+    link = tmp_path / "link.svg"
+    link.symlink_to(target)
+    r = CliRunner().invoke(cli, ["show", "start", "--svg", str(link)])
+    assert r.exit_code == 0, r.output
+    assert link.is_symlink() and target.read_text().startswith("<svg")
+    fifo = tmp_path / "fifo"
+    os.mkfifo(fifo)
+    for path in (fifo, "/dev/null"):
+        r = CliRunner().invoke(cli, ["show", "start", "--svg", str(path)])
+        assert r.exit_code == 2 and len(r.output.strip().splitlines()) == 1, r.output
+    assert os.path.exists("/dev/null") and not os.path.isfile("/dev/null")
+    import stat
+
+    assert stat.S_ISFIFO(os.stat(fifo).st_mode)
