@@ -69,24 +69,10 @@ def _error(status, text):
 
 def _add_guards(app) -> None:
     """Size limits on every request, and every error answered as JSON ``{"error": ...}``."""
-    from fastapi import Request
     from fastapi.exceptions import RequestValidationError
     from starlette.exceptions import HTTPException as StarletteHTTPException
 
-    @app.middleware("http")
-    async def limits(request: Request, call_next):
-        raw = request.scope.get("raw_path", b"") + b"?" + request.scope.get("query_string", b"")
-        if len(raw) > MAX_URL:
-            return _error(414, f"URL longer than {MAX_URL} bytes")
-        size = sum(len(k) + len(v) + 4 for k, v in request.scope.get("headers", []))
-        if size > MAX_HEADERS:
-            return _error(431, f"request headers longer than {MAX_HEADERS} bytes")
-        try:
-            response = await call_next(request)
-        except Exception as exc:  # a bug: say so, keep serving
-            traceback.print_exc()
-            return _error(500, f"internal error: {type(exc).__name__}")
-        return response
+    app.add_middleware(_Limits)
 
     @app.exception_handler(StarletteHTTPException)
     async def http_error(request, exc):
@@ -115,14 +101,46 @@ def _add_guards(app) -> None:
         return _error(500, f"internal error: {type(exc).__name__}")
 
 
-def lookup(tb, kind, params, position, seed=None):
+class _Limits:
+    """Plain ASGI middleware (Starlette's decorator form costs a task group per request):
+    a URL over ``MAX_URL`` bytes is 414, headers over ``MAX_HEADERS`` 431, and an exception
+    that escapes the app a logged 500 (serving goes on)."""
+
+    def __init__(self, app):
+        self.app = app
+
+    async def __call__(self, scope, receive, send):
+        if scope["type"] != "http":
+            return await self.app(scope, receive, send)
+        raw = scope.get("raw_path", b"") + b"?" + scope.get("query_string", b"")
+        if len(raw) > MAX_URL:
+            return await _error(414, f"URL longer than {MAX_URL} bytes")(scope, receive, send)
+        size = sum(len(k) + len(v) + 4 for k, v in scope.get("headers", []))
+        if size > MAX_HEADERS:
+            return await _error(431, f"request headers longer than {MAX_HEADERS} bytes")(scope, receive, send)
+        started = False
+
+        async def tracking_send(message):
+            nonlocal started
+            started = started or message["type"] == "http.response.start"
+            await send(message)
+
+        try:
+            await self.app(scope, receive, tracking_send)
+        except Exception as exc:  # a bug: say so, keep serving
+            traceback.print_exc()
+            if not started:
+                await _error(500, f"internal error: {type(exc).__name__}")(scope, receive, send)
+
+
+def lookup(tb, kind, params, position, seed=None, pos=None):
     """(HTTP status, JSON body) of a probe or bestmove request. Bad input is 400, a missing
     or damaged database file 503 (errors.py), the body naming files relative to the database."""
     if len(position) > MAX_POSITION:
         return 400, {"error": f"position longer than {MAX_POSITION} characters"}
     try:
-        variant = variant_of(params)
-        pos = Position.parse(position, variant)
+        if pos is None:
+            pos = Position.parse(position, variant_of(params))
         if kind == "probe":
             obj = tb.analyze(pos).to_json()
             obj["position"] = position
@@ -130,6 +148,23 @@ def lookup(tb, kind, params, position, seed=None):
         return 200, bestmove_json(PerfectPlayer(tb, seed).choose(pos), position)
     except MorrisError as exc:
         return exc.http_status, {"error": public_text(f"{type(exc).__name__}: {exc}", tb.paths)}
+
+
+async def answer(tb, kind, params, position, seed=None):
+    """:func:`lookup`, in the event loop when the files answer it (a fraction of a millisecond:
+    handing it to a thread would cost more than the lookup), else in a worker thread (a search
+    may take seconds and must not hold up the other requests)."""
+    from starlette.concurrency import run_in_threadpool
+
+    if len(position) > MAX_POSITION:
+        return lookup(tb, kind, params, position, seed)
+    try:
+        pos = Position.parse(position, variant_of(params))
+    except MorrisError as exc:  # bad input: answered at once
+        return exc.http_status, {"error": public_text(f"{type(exc).__name__}: {exc}", tb.paths)}
+    if tb.answers_from_files(pos):
+        return lookup(tb, kind, params, position, seed, pos)
+    return await run_in_threadpool(lookup, tb, kind, params, position, seed, pos)
 
 
 def _add_routes(app, tb) -> None:
@@ -154,14 +189,14 @@ def _add_routes(app, tb) -> None:
     @get("/api/probe", summary="Value and distance of a position and of every legal move")
     async def probe(request: Request, position: str = common["position"], variant: str = common["variant"],
                     flying: str | None = None, double_mill_removes: str | None = None):
-        status, obj = await run_in_threadpool(lookup, tb, "probe", dict(request.query_params), position)
+        status, obj = await answer(tb, "probe", dict(request.query_params), position)
         return JSONResponse(obj, status_code=status)
 
     @get("/api/bestmove", summary="The perfect player's move")
     async def bestmove(request: Request, position: str = common["position"], variant: str = common["variant"],
                        flying: str | None = None, double_mill_removes: str | None = None,
                        seed: int | None = Query(None, description="tie-break seed")):
-        status, obj = await run_in_threadpool(lookup, tb, "bestmove", dict(request.query_params), position, seed)
+        status, obj = await answer(tb, "bestmove", dict(request.query_params), position, seed)
         return JSONResponse(obj, status_code=status)
 
     @get("/api/health", summary="Liveness")

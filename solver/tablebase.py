@@ -68,7 +68,7 @@ from .errors import CorruptDatabaseError, MissingSubspaceError, VariantMismatchE
 from .index import Hasher
 from .limits import category as category_of
 from .limits import value_at
-from .subspaces import Subspace
+from .subspaces import Subspace, placement_inputs
 from .position import Move, Position
 from .symmetry import SymmetryGroup
 
@@ -162,6 +162,7 @@ class Tablebase:
         self._hashers = {}
         self._searches = {}
         self._load_seconds = {}
+        self._covered = {}  # (ruleset, subspace) -> whether its lookups need files only
         self._lock = threading.Lock()
         self._search_lock = threading.Lock()
 
@@ -283,6 +284,26 @@ class Tablebase:
         if tf is None:
             return i
         return category_of(tf.value(i), tf.curse(i))
+
+    def answers_from_files(self, position: Position) -> bool:
+        """Whether :meth:`analyze` of ``position`` reads files only (no search, which may take
+        seconds): a movement position, or a placement one whose subspace and those of all its
+        moves have files here and search is not forced. Cheap: one answer per subspace."""
+        if not position.in_placement:
+            return True
+        if self.search_mode == "always":
+            return False
+        v = position.variant
+        sub = Subspace(position.mover.bit_count(), position.opponent.bit_count(),
+                       position.mover_hand, position.opponent_hand)
+        key = (v.ruleset_id, sub)
+        known = self._covered.get(key)
+        if known is None:
+            dirs = self.directories(v)
+            need = [sub] + placement_inputs(sub, v.rules.double_mill_removes)
+            known = self._covered[key] = all(
+                any(os.path.exists(table_in(d, s)) for d in dirs) for s in need)
+        return known
 
     def _searching(self, position: Position) -> bool:
         return self.search_mode == "always" and position.in_placement

@@ -140,3 +140,32 @@ def test_writes_go_through_a_link_and_never_replace_a_pipe_or_device(tmp_path):
     import stat
 
     assert stat.S_ISFIFO(os.stat(fifo).st_mode)
+
+
+def test_idle_connections_do_not_stop_other_clients(solved):
+    """Connections that open and send nothing (or half a request) do not hold up a client that
+    asks properly."""
+    pytest.importorskip("fastapi", reason="the web extra is not installed")
+    import socket
+    import time
+    import urllib.parse
+
+    from test_server import get, start_server
+
+    base, stop = start_server(solved)
+    host, port = urllib.parse.urlparse(base).netloc.split(":")
+    idle = []
+    try:
+        for i in range(40):
+            s = socket.create_connection((host, int(port)))
+            if i % 2:
+                s.sendall(b"GET /api/probe?position=start HTTP/1.1\r\nHost: x\r\n")  # never ends
+            idle.append(s)
+        t0 = time.perf_counter()
+        status, obj = get(base, "/api/probe", position="a1,d1,g1/a7,d7,g7 w")
+        assert status == 200 and obj["value"] == "win"
+        assert time.perf_counter() - t0 < 5
+    finally:
+        for s in idle:
+            s.close()
+        stop()
