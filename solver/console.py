@@ -18,12 +18,14 @@ class ConsoleGame:
     """A game between a person (``human``: the colour they play) and the perfect player.
     ``ask(prompt)`` returns the person's line (raising EOFError at the end of input);
     ``say(text)`` shows a line. :meth:`run` returns the exit status: 0 when the game ended or
-    the person quit, 1 when the bot could not go on."""
+    the person quit; when the bot could not go on, the status of its error (errors.py: 3 for
+    a position outside the databases)."""
 
     def __init__(self, game: Game, tb, human: int, seed=None, *, ask, say):
         self.game, self.tb, self.human = game, tb, human
         self.bot = PerfectPlayer(tb, seed)
         self.ask, self.say = ask, say
+        self.status = 0
 
     def greeting(self) -> str:
         return (f"you play {COLOR_NAMES[self.human]} ({'O' if self.human == WHITE else '@'} on the "
@@ -44,7 +46,7 @@ class ConsoleGame:
                         self.say("game abandoned")
                         return 0
                 elif not self.bot_turn():
-                    return 1
+                    return self.status
         except EOFError:
             self.say("\nend of input: game abandoned")
             return 0
@@ -86,6 +88,7 @@ class ConsoleGame:
         except MorrisError as exc:
             self.say(f"{type(exc).__name__}: {exc}")
             self.say("the bot cannot go on from here")
+            self.status = exc.exit_status
             return False
         line = search_line(choice.analysis)
         if line:

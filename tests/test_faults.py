@@ -169,3 +169,41 @@ def test_idle_connections_do_not_stop_other_clients(solved):
         for s in idle:
             s.close()
         stop()
+
+
+def test_the_reported_examples_run_again(tmp_path, solved):
+    """The examples of the reliability report, as a new user would run them."""
+    import io
+
+    from morris.engine import Engine
+    from morris.variants import get_variant
+
+    run = CliRunner().invoke
+    # the engine keeps its rule flags when a GUI names the variant: no flying with 3 pieces
+    from morris.position import Position
+
+    from morris.progress import Reporter
+    from morris.schedule import solve
+
+    nofly = get_variant("standard", flying=False)
+    solve(tmp_path / "nofly", nofly, max_pieces=4, reporter=Reporter(quiet=True))
+    pos = Position.parse("a1,d1,g1/a7,d7,g7,b2 w", nofly)
+    out = io.StringIO()
+    e = Engine(str(tmp_path / "nofly"), nofly, out)
+    for line in ["setoption name Variant value standard", f"position fen {pos.to_fen()}", "go"]:
+        e.handle(line)
+    assert e.variant.rules.flying is False
+    best = [x for x in out.getvalue().splitlines() if x.startswith("bestmove")][-1].split()[1]
+    assert best in {str(m) for m in pos.legal_moves()}, (best, out.getvalue())
+    # perft and moves agree under a no-removal limit at its end
+    pos = "a1,d1,g1,b2/a7,d7,g7,b6 w c=16"
+    assert run(cli, ["moves", pos, "--no-removal-limit", "16"]).output.startswith("0 legal moves")
+    assert "perft(1) = 0" in run(cli, ["perft", pos, "1", "--no-removal-limit", "16"]).output
+    # verify-draw by sweep over an empty directory: no file, no claim
+    (tmp_path / "empty").mkdir()
+    r = run(cli, ["verify-draw", "--db", str(tmp_path / "empty"), "--method", "sweep"])
+    assert r.exit_code == 3 and "no database for subspace 0-0+9+9" in r.output
+    # play stops with the error's status when the bot cannot go on
+    r = run(cli, ["play", "--db", str(tmp_path / "empty"), "--as", "black", "a1,d1,g1,b2,b4/a7,d7,g7 w"],
+            input="")
+    assert r.exit_code == 3 and "the bot cannot go on" in r.output

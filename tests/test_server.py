@@ -136,6 +136,11 @@ def test_openapi_describes_the_api(server):
     assert {"/api/probe", "/api/bestmove", "/board.svg"} <= set(body["paths"])
     params = {p["name"] for p in body["paths"]["/api/probe"]["get"]["parameters"]}
     assert {"position", "variant"} <= params
+    # /docs describes it on a page of its own, with nothing loaded from elsewhere
+    with urllib.request.urlopen(f"{server}/docs", timeout=30) as r:
+        page = r.read().decode()
+    assert "/api/probe" in page and "/api/bestmove" in page
+    assert "http://" not in page and "https://" not in page and "<script" not in page
 
 
 def test_explorer_page_and_board_svg(server):
