@@ -20,12 +20,13 @@ counter (``bestmove none`` with "drawn by the no-removal limit" once it is reach
 from __future__ import annotations
 
 import dataclasses
+import os
 import sys
 from collections import Counter
 
 from . import rules
 from .bot import PerfectPlayer
-from .errors import IllegalMoveError, MorrisError
+from .errors import IllegalMoveError, MorrisError, UsageError
 from .position import WHITE, Move, Position, glue_removals
 from .tablebase import open_tablebase
 from .inputs import parse_int
@@ -121,7 +122,7 @@ class Engine:
         name = " ".join(args[i + 1 : j]).lower()
         value = " ".join(args[j + 1 :])
         if name == "seed":
-            self.seed = parse_int(value, "Seed", negative=True)
+            self.seed = parse_int(value, "Seed", 0, 2147483647)
             self.player = None
         elif name == "variant":
             r = self.variant.rules
@@ -131,14 +132,17 @@ class Engine:
             self.player = None
             self._reset()
         elif name in ("noremovallimit", "endgamenoremovallimit"):
-            plies = parse_int(value, f"{name} (plies; 0 for none)", 0)
+            plies = parse_int(value, f"{name} (plies; 0 for none)", 0, 10000)
             field = "no_removal_limit" if name == "noremovallimit" else "endgame_no_removal_limit"
             changed = dataclasses.replace(self.variant.rules, **{field: plies or None})
             self.variant = Variant(self.variant.name, self.variant.board, changed)
             self.player = None
             self._reset()
         elif name in ("databasepath", "perfectdatabasepath"):
-            self.db = value
+            if value and not os.path.isdir(value):  # refused here, the old path kept
+                raise UsageError(f"{name}: {value} is not a directory (the database path "
+                                 f"stays {self.db or 'unset'})")
+            self.db = value or None
             self.tb = None
             self.player = None
         else:

@@ -35,6 +35,9 @@ OUTER_RING = ("d7", "g7", "g4", "g1", "d1", "a1", "a4", "a7")
 
 from .codes import FLY_AT, LOSE_BELOW  # noqa: F401 (the rules' numbers, named in codes.py)
 
+#: the longest no-removal limit accepted, in plies (distances are stored in 16 bits)
+MAX_LIMIT = 10000
+
 
 @dataclass(frozen=True, eq=False)
 class Board:
@@ -184,8 +187,9 @@ class Rules:
             )
         for what, lim in (("no-removal limit", self.no_removal_limit),
                           ("endgame no-removal limit", self.endgame_no_removal_limit)):
-            if lim is not None and (not isinstance(lim, int) or isinstance(lim, bool) or lim < 1):
-                raise UnknownVariantError(f"the {what} must be a positive number of plies, got {lim!r}")
+            if lim is not None and (not isinstance(lim, int) or isinstance(lim, bool)
+                                    or not 1 <= lim <= MAX_LIMIT):
+                raise UnknownVariantError(f"the {what} must be 1 to {MAX_LIMIT} plies, got {lim!r}")
 
     @property
     def limited(self) -> bool:

@@ -85,7 +85,9 @@ def _command_cases():
             ["bogus"], ["show"], ["perft", "start"], ["query"],
             ["moves", "start", "--bogus-option"],
             ["show", "start", "--last", "a1"], ["show", "start", "--flip"],
-            ["perft", "start", "33"], ["perft", "start", "99999999999999999999"]]
+            ["perft", "start", "33"], ["perft", "start", "99999999999999999999"],
+            ["moves", "start", "--no-removal-limit", "10001"],
+            ["moves", "start", "--endgame-no-removal-limit", "99999999999999999999"]]
     return out
 
 
@@ -115,6 +117,8 @@ ENGINE_CASES = [
     "setoption", "setoption name Seed value ٣", "setoption name Seed value x",
     "setoption name Variant value bogus", "setoption name NoRemovalLimit value -1",
     "setoption name NoRemovalLimit value ３", "setoption name EndgameNoRemovalLimit value x",
+    "setoption name Seed value 99999999999999999999", "setoption name NoRemovalLimit value 10001",
+    "setoption name DatabasePath value /nonexistent/folder",
     "position startpos moves a1 d1 a4 d7 a7 xd5", "position startpos moves a1 d1 a4 d7 a7 xa1",
 ]
 
@@ -124,7 +128,8 @@ HTTP_CASES = (
     + [("/api/probe", {"position": "start", k: v})
        for k, v in [("variant", "bogus"), ("flying", "2"), ("double_mill_removes", "3"),
                     ("double_mill_removes", "٢"), ("no_removal_limit", "٣"),
-                    ("no_removal_limit", "-1"), ("endgame_no_removal_limit", "x")]]
+                    ("no_removal_limit", "-1"), ("endgame_no_removal_limit", "x"),
+                    ("no_removal_limit", "99999999999999999999")]]
     + [("/board.svg", {"position": "start", "last": "z9"}), ("/board.svg", {"position": "q"}),
        ("/api/probe", {}), ("/api/bestmove", {"position": "start", "seed": "٣"})]
 )
