@@ -210,3 +210,110 @@ def finish(pair: PairLayout):
         a, b = pair.offs[p], pair.offs[p] + pair.slots[p]
         values[sub], dtcs[sub] = vals[a:b], pair.st[a:b]
     return values, dtcs
+
+
+# ---------------------------------------------------------------------------- dtw
+def solve_pair_dtw(variant, top: Subspace, values: dict, children: dict,
+                   hasher: Hasher | None = None, reporter: Reporter | None = None) -> dict:
+    """The dtw planes (plies to the end of the game; kernels/dtw.py) of the pair of ``top``,
+    from its value planes (``values[sub]``, as solved) and, for the subspace each part's
+    removals lead to, ``children[child] = (values, dtw)``. Phases: :func:`lay_out`,
+    :func:`count_exits`, :func:`propagate_dtw`, :func:`finish_dtw`. Returns {subspace: uint16
+    plane} (0 for draws)."""
+    rep = reporter or Reporter(quiet=True)
+    check_supported(variant)
+    hasher = hasher or Hasher(variant.board)
+    pair = lay_out(hasher, top)
+    vals = np.full(len(pair.st), 3, dtype=np.uint8)
+    for p, sub in enumerate(pair.parts):
+        vals[pair.offs[p]: pair.offs[p] + pair.slots[p]] = values[sub]
+    sched = count_exits(variant, hasher, top, pair, vals, children, rep)
+    propagate_dtw(variant, hasher, top, pair, vals, sched, rep)
+    return finish_dtw(pair, vals)
+
+
+def count_exits(variant, hasher: Hasher, top: Subspace, pair: PairLayout, vals, children, rep):
+    """Phase 1: each won or lost position's exit level (through a removal) and each lost
+    position's count of non-removal moves; the positions lost in 0 flagged."""
+    from .kernels import dtw as K
+    from .kernels.retro import BLOCK
+
+    T = hasher.tables
+    Ob = hasher.orbits({top.m, top.o})
+    sched = np.empty(len(pair.st), dtype=np.uint16)
+    sched[:] = K.NONE
+    errors = np.zeros(64, dtype=np.int64)
+    empty8, empty16 = np.zeros(0, np.uint8), np.zeros(0, np.uint16)
+    rep.phase(f"[{pair.name}] dtw: exits")
+    for p, sub in enumerate(pair.parts):
+        child_sub = pair_children(top)[sub]
+        cv, cd = children[child_sub] if child_sub is not None else (empty8, empty16)
+        off, n = pair.offs[p], pair.slots[p]
+        K.count_dtw(T, Ob, variant.rules.flying, sub.m, sub.o, off, n, vals, pair.st, sched,
+                    cv, np.ascontiguousarray(cd, dtype=np.uint16), off // BLOCK,
+                    -(-(off + n) // BLOCK), pair.flag0, errors)
+    if errors.any():
+        raise RuntimeError(f"{pair.name}: {int(errors.sum())} positions contradict their values "
+                           f"or have too many moves")
+    return sched
+
+
+def propagate_dtw(variant, hasher: Hasher, top: Subspace, pair: PairLayout, vals, sched, rep) -> int:
+    """Phase 2: levels d = 0, 1, ...: promote the positions whose exit level is d, then emit
+    the predecessors of everything decided at d and apply them; until no level is left."""
+    from .kernels import dtw as K
+    from .kernels import retro as R
+
+    T = hasher.tables
+    Ob = hasher.orbits({top.m, top.o})
+    nblocks = pair.nblocks
+    levels = sched[sched != K.NONE]
+    top_level = int(levels.max()) if len(levels) else -1
+    sflags = np.zeros((top_level + 1, nblocks), dtype=np.uint8)
+    K.sched_flags(sched, nblocks, sflags)
+    nthreads = numba.get_num_threads()
+    ntask = max(2, 2 * nthreads)
+    buf = np.empty((ntask, 1 << 20), dtype=np.int64)
+    buf_n = np.zeros(ntask, dtype=np.int64)
+    task_blk = np.zeros(ntask, dtype=np.int64)
+    task_slot = np.zeros(ntask, dtype=np.int64)
+    errors = np.zeros(max(ntask, nthreads), dtype=np.int64)
+    flags_next = np.zeros((nthreads, nblocks), dtype=np.uint8)
+    newly = np.zeros(nthreads, dtype=np.int64)
+    flags = pair.flag0.copy()
+    d = 0
+    with rep.bar(desc=f"{pair.name} dtw", unit="level") as bar:
+        while d <= top_level or flags.any():
+            if d <= top_level:
+                K.promote(pair.st, vals, sched, d, sflags[d], flags)
+            nxt = np.zeros(nblocks, dtype=np.uint8)
+            if flags.any():
+                flags_next[:] = 0
+                for t in range(ntask):
+                    task_blk[t] = t
+                    task_slot[t] = t * R.BLOCK
+                while (task_blk < nblocks).any():
+                    R.emit(T, Ob, variant.rules.flying, pair.table, len(pair.parts), pair.st, d,
+                           flags, task_blk, task_slot, buf, buf_n, errors)
+                    K.apply_dtw(pair.st, vals, sched, d, buf, buf_n, flags_next, newly, errors)
+                nxt = flags_next.any(axis=0).astype(np.uint8)
+            flags = nxt
+            d += 1
+            if d > 16000:
+                raise RuntimeError("dtw propagation did not converge")
+            bar.update(1)
+    if errors.any():
+        raise RuntimeError(f"internal error in dtw propagation ({int(errors.sum())} errors)")
+    return d
+
+
+def finish_dtw(pair: PairLayout, vals) -> dict:
+    """Phase 3: {subspace: dtw plane}; every won and lost position must have one."""
+    st = pair.st
+    code = (st & 3).astype(np.uint8)
+    decided = ((vals == 1) | (vals == 2)) & (code != 3)  # (unused slots were marked 3)
+    missing = decided & (code != vals)
+    if missing.any():
+        raise RuntimeError(f"{pair.name}: {int(missing.sum())} won or lost positions got no dtw")
+    dtw = np.where(decided, st >> 2, 0).astype(np.uint16)
+    return {sub: dtw[pair.offs[p]: pair.offs[p] + pair.slots[p]] for p, sub in enumerate(pair.parts)}

@@ -173,3 +173,43 @@ def solve_with_counter(variant, graph):
             np.maximum.at(best, src, -V[dst, c + 1].astype(np.int64))
             V[lo:hi, c] = np.where(is_blocked[lo:hi], -1, best)
     return V, limits
+
+
+# ---------------------------------------------------------------------------- dtw
+def dtw_by_horizon(graph):
+    """Values and distances to the end of the game, straight from the definition, over the whole
+    move graph at once (removals are edges like any other; no exits, no levels, no symmetry):
+    with W_h (L_h) the positions won (lost) within h plies, L_0 holds the blocked positions,
+    W_h those with a move into L_{h-1} or a removal that leaves the opponent two pieces,
+    L_h those all of whose moves lead into W_{h-1}. A position's dtw is the least h that puts
+    it in W_h or L_h; positions in neither for every h are draws. Returns (value, dtw): value
+    1 win, 0 draw, -1 loss; dtw -1 for draws."""
+    import numpy as np
+
+    keys, _, (es, ed), (rs, rd), blocked = graph
+    n = len(keys)
+    src = np.concatenate([es, rs])
+    dst = np.concatenate([ed, rd])
+    ends = dst < 0  # a removal that leaves two pieces: the child is over (lost, dtw 0)
+    dst = np.maximum(dst, 0)
+    moves = np.bincount(src, minlength=n)
+    dtw = np.full(n, -1, dtype=np.int64)
+    value = np.zeros(n, dtype=np.int8)
+    dtw[blocked] = 0
+    value[blocked] = -1
+    h = 0
+    while True:
+        h += 1
+        lost = (value[dst] == -1) | ends  # the child is lost within h - 1 plies
+        won = (value[dst] == 1) & ~ends
+        win_now = np.zeros(n, dtype=bool)
+        win_now[src[lost]] = True
+        into_won = np.bincount(src[won], minlength=n)
+        loss_now = (moves > 0) & (into_won == moves)
+        new_win = win_now & (value == 0)
+        new_loss = loss_now & (value == 0)
+        if not new_win.any() and not new_loss.any():
+            return value, dtw
+        value[new_win] = 1
+        value[new_loss] = -1
+        dtw[new_win | new_loss] = h

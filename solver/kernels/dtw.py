@@ -1,0 +1,198 @@
+"""Distance to the end of the game (dtw) of one movement-phase pair, given its values (numba).
+
+dtw counts plies to the end of the game under perfect play, across removals: a position without
+a move is lost in 0; a win is 1 + the least dtw of a move into a lost position; a loss is 1 + the
+largest dtw over all its moves. A removal leads into the pair below, whose dtw is known: such a
+move is an *exit* at a fixed level (the child's dtw + 1), where the dtc retrograde (retro.py)
+treats every removal as level 1.
+
+The pass runs the same level loop as the dtc retrograde, over the same state array ``st`` and
+with the same predecessor generator (``retro.emit``), with three differences:
+
+- draws are marked UNUSED (they have no dtw and are never touched), since the values are known;
+- ``count_dtw`` records per position its exit level in ``exits`` (wins: the least, losses: the
+  largest; ``NONE`` where there is none) and counts the non-removal moves of lost positions;
+- level d first *promotes* the positions whose exit level is d and that are still undecided (a
+  win whose exit is its best line; a loss whose every non-removal move is known already), then
+  emits and applies as usual, except that a loss whose count runs out at level d is decided at
+  ``max(d + 1, exit level)``: at d + 1 when no exit is longer, else by the promotion at its exit
+  level. ``apply_dtw`` reads the known values: an entry from a lost position (w = 0) only ever
+  targets a win, one from a won position only a loss's count.
+
+``sflags[level, block]`` says which blocks hold exit levels equal to ``level`` (so a promotion
+reads only those blocks).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit, prange
+
+from ..codes import LOSE_BELOW, LOSS, UNUSED, WIN
+from .bitboard import closed_mills, removable
+from .bits import ctz, prefetch
+from .hashing import anchor, ranked, sym_image, unindex_one
+from .retro import BLOCK, COUNT_MAX, PREFETCH
+
+_NJ = dict(cache=True, nogil=True)
+
+#: no exit level
+NONE = 0xFFFF
+
+
+@njit(parallel=True, **_NJ)
+def count_dtw(T, Ob, flying, m, o, off, slots, vals, st, exits, child_vals, child_dtw,
+              lo_blk, hi_blk, flag0, errors):
+    """Exit levels and counts for the blocks [lo_blk, hi_blk) of part (m, o); ``vals``: the
+    pair's value plane (global slots); ``child_vals`` / ``child_dtw``: the value and dtw planes
+    of subspace (o-1, m), empty when a removal ends the game."""
+    n = T.n
+    cblock = T.binom[n - m, o - 1]
+    end = off + slots
+    for bi in prange(hi_blk - lo_blk):
+        b = lo_blk + bi
+        g0 = b * BLOCK
+        g1 = min(g0 + BLOCK, end)
+        has0 = False
+        for g in range(g0, g1):
+            v = vals[g]
+            M, O, used = unindex_one(T, Ob, m, o, g - off)
+            if not used or (v != WIN and v != LOSS):  # draws and unused slots take no part
+                st[g] = UNUSED  # (an unused slot's value is a neighbour's, kept for compression)
+                exits[g] = NONE
+                continue
+            empty = T.full & ~(M | O)
+            fly = flying and m == 3
+            nonrem = 0
+            anymove = False
+            best_win = NONE  # least exit level into a lost child
+            worst = 0  # largest exit level
+            src = M
+            while src:
+                fb = src & -src
+                src ^= fb
+                p = ctz(fb)
+                tg = empty if fly else (T.adj[p] & empty)
+                while tg:
+                    tb = tg & -tg
+                    tg ^= tb
+                    anymove = True
+                    M2 = (M ^ fb) | tb
+                    if closed_mills(T, M2, ctz(tb)) == 0:
+                        nonrem += 1
+                        continue
+                    if o - 1 < LOSE_BELOW:  # the removal ends the game: the child is lost in 0
+                        best_win = 1
+                        worst = max(worst, 1)
+                        continue
+                    orb, s, rep, stab = anchor(T, Ob, m, M2)
+                    rm = removable(T, O)
+                    while rm:
+                        xb = rm & -rm
+                        rm ^= xb
+                        r = ranked(T, s, rep, stab, sym_image(T, s, O ^ xb))
+                        j = orb * cblock + r
+                        level = np.int64(child_dtw[j]) + 1
+                        if child_vals[j] == LOSS and level < best_win:
+                            best_win = level
+                        if level > worst:
+                            worst = level
+            if v == WIN:
+                st[g] = 0
+                exits[g] = best_win
+                if best_win == NONE and nonrem == 0:
+                    errors[bi % errors.shape[0]] += 1  # a win with no way to win
+            elif not anymove:
+                st[g] = LOSS  # lost in 0
+                exits[g] = NONE
+                has0 = True
+            else:
+                if nonrem > COUNT_MAX:
+                    errors[bi % errors.shape[0]] += 1
+                st[g] = nonrem << 2
+                exits[g] = worst if worst > 0 else NONE
+        flag0[b] = has0
+
+
+@njit(parallel=True, **_NJ)
+def sched_flags(exits, nblocks, out):
+    """``out[level, block]`` = 1 where some slot of the block has exit level ``level``."""
+    top = out.shape[0]
+    for b in prange(nblocks):
+        for g in range(b * BLOCK, min((b + 1) * BLOCK, exits.shape[0])):
+            lv = exits[g]
+            if lv < top:
+                out[lv, b] = 1
+
+
+@njit(parallel=True, **_NJ)
+def promote(st, vals, exits, d, sflags_d, flags):
+    """Decide at level ``d`` the undecided positions whose exit level is d: a win, or a loss
+    whose every non-removal move is decided (count 0). ``flags`` gets the blocks touched."""
+    nblocks = sflags_d.shape[0]
+    for b in prange(nblocks):
+        if not sflags_d[b]:
+            continue
+        hit = False
+        for g in range(b * BLOCK, min((b + 1) * BLOCK, st.shape[0])):
+            if exits[g] != d:
+                continue
+            v = np.int64(st[g])
+            if v & 3:
+                continue
+            if vals[g] == WIN:
+                st[g] = np.uint16((d << 2) | WIN)
+                hit = True
+            elif (v >> 2) == 0:
+                st[g] = np.uint16((d << 2) | LOSS)
+                hit = True
+        if hit:
+            flags[b] = 1
+
+
+@njit(parallel=True, **_NJ)
+def apply_dtw(st, vals, exits, d, buf, buf_n, flags_next, newly, errors):
+    """The entries ``retro.emit`` made for level ``d``: owner t updates the slots g with
+    (g >> 12) % nown == t."""
+    nown = flags_next.shape[0]
+    ntask = buf.shape[0]
+    win = np.uint16(((d + 1) << 2) | WIN)
+    loss = np.uint16(((d + 1) << 2) | LOSS)
+    for t in prange(nown):
+        c = 0
+        bad = 0
+        for task in range(ntask):
+            n = buf_n[task]
+            for e in range(n):
+                if e + PREFETCH < n:
+                    ahead = buf[task, e + PREFETCH] >> 8
+                    if (ahead >> 12) % nown == t:
+                        prefetch(st, ahead)
+                x = buf[task, e]
+                g = x >> 8
+                if (g >> 12) % nown != t:
+                    continue
+                v = np.int64(st[g])
+                if v & 3:
+                    continue  # decided, a draw, or unused
+                w = x & 255
+                if w == 0:  # a move into a position lost at d
+                    if vals[g] == WIN:
+                        st[g] = win
+                        flags_next[t, g // BLOCK] = 1
+                        c += 1
+                    else:
+                        bad += 1
+                elif vals[g] == LOSS:
+                    left = ((v >> 2) & COUNT_MAX) - w
+                    if left < 0:
+                        bad += 1
+                        left = 0
+                    if left == 0 and (exits[g] == NONE or exits[g] <= d + 1):
+                        st[g] = loss
+                        flags_next[t, g // BLOCK] = 1
+                        c += 1
+                    else:  # waits for its longest exit (promote), or for more moves
+                        st[g] = np.uint16(left << 2)
+        newly[t] += c
+        errors[t] += bad
