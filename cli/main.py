@@ -17,7 +17,7 @@ from morris.advice import error_line
 from morris.errors import MorrisError, UsageError
 from morris.position import Position
 
-from .options import (Dir, MorrisGroup, Number, OutFile, db_option, echo_lines, lookup_db_option,
+from .options import (Dir, MorrisGroup, Number, OutFile, ask_line, db_option, echo_lines, lookup_db_option,
                       make_variant, open_lookup, quiet_option, say_search,
                       search_option, seed_option, variant_options)
 
@@ -74,23 +74,11 @@ def moves(position, as_json, **kw):
 @variant_options
 def perft(position, depth, python, divide, **kw):
     """Count the sequences of DEPTH turns from POSITION."""
-    import time
+    from morris.perft import report
 
-    from morris import perft as pf
-
-    variant = make_variant(kw)
-    pos = Position.parse(position, variant)
-    t0 = time.perf_counter()
-    if divide and depth >= 1:
-        rows = pf.divide(pos, depth, python=python)
-        for token, count in rows:
-            click.echo(f"{token}: {count}")
-        total = sum(c for _, c in rows)
-    else:
-        total = pf.perft(pos, depth, python=python)
-    dt = time.perf_counter() - t0
-    click.echo(f"perft({depth}) = {total}")
-    click.echo(f"time: {dt:.3f} s", err=True)
+    lines, seconds = report(Position.parse(position, make_variant(kw)), depth, divide, python)
+    echo_lines(lines)
+    click.echo(f"time: {seconds:.3f} s", err=True)
 
 
 @cli.command()
@@ -121,9 +109,10 @@ def subspaces(phase, as_json, **kw):
 @click.option("--dask", "dask_address", default=None, metavar="ADDRESS",
               help="Run on a Dask cluster (scheduler address), or local:N for a LocalCluster of N workers.")
 @click.option("--plan", "show_plan", is_flag=True, help="Print the jobs and the critical path; solve nothing.")
+@click.option("--dtw", is_flag=True, help="Also the distance to the end of the game (movement phase; .mtw files).")
 @quiet_option
 @variant_options
-def solve(subspace_names, out, phase, max_pieces, jobs, dask_address, show_plan, quiet, **kw):
+def solve(subspace_names, out, phase, max_pieces, jobs, dask_address, show_plan, quiet, dtw, **kw):
     """Solve subspaces into database files under OUT/<ruleset>/.
 
     SUBSPACE names a movement subspace (9-8) or a placement one (5-4+4+4: on the board, then in
@@ -139,7 +128,7 @@ def solve(subspace_names, out, phase, max_pieces, jobs, dask_address, show_plan,
     targets = [Subspace.parse(name) for name in subspace_names] or None
     if max_pieces is not None and (phase != "movement" or any(t.placement for t in targets or [])):
         raise UsageError("--max-pieces applies to the movement phase only")
-    job_list, deps = schedule.job_graph(variant, targets, max_pieces, phase)
+    job_list, deps = schedule.job_graph(variant, targets, max_pieces, phase, dtw)
     if show_plan:
         echo_lines(reports.plan_lines(variant, job_list, deps))
         return
@@ -147,7 +136,7 @@ def solve(subspace_names, out, phase, max_pieces, jobs, dask_address, show_plan,
     kwargs, close = schedule.executor_options(variant, reporter, jobs, dask_address)
     try:
         summary = schedule.solve(out, variant, targets=targets, max_pieces=max_pieces, phase=phase,
-                                 reporter=reporter, **kwargs)
+                                 reporter=reporter, dtw=dtw, **kwargs)
     finally:
         close()
     click.echo(reports.solve_line(summary, out))
@@ -278,6 +267,23 @@ def bestmove(position, db, as_json, seed, use_search, **kw):
 
 
 @cli.command()
+@click.argument("position")
+@lookup_db_option
+@click.option("--json", "as_json", is_flag=True, help="One JSON object: the moves and how it ends.")
+@seed_option
+@variant_options
+def line(position, db, as_json, seed, **kw):
+    """The perfect-play line from POSITION to the end of the game (a draw: to a threefold
+    repetition), one move per line with its value, dtw and dtc for the side playing it."""
+    from morris.bot import perfect_line
+
+    pos = Position.parse(position, make_variant(kw))
+    with open_lookup(db) as tb:
+        steps, end = perfect_line(tb, pos, seed or 0)
+    echo_lines([reports.line_json(position, steps, end)] if as_json else reports.line_lines(steps, end))
+
+
+@cli.command()
 @click.argument("position", required=False, default="start")
 @lookup_db_option
 @click.option("--as", "side", type=click.Choice(["white", "black"]), default="white", show_default=True,
@@ -294,15 +300,9 @@ def play(position, db, side, seed, use_search, **kw):
     from morris.game import Game
     from morris.position import COLOR_NAMES
 
-    def ask(prompt):
-        try:
-            return click.prompt(prompt, prompt_suffix="> ", default="", show_default=False)
-        except click.Abort:
-            raise EOFError from None
-
     game = Game(Position.parse(position, make_variant(kw)))
     with open_lookup(db, use_search) as tb:
-        status = ConsoleGame(game, tb, COLOR_NAMES.index(side), seed, ask=ask, say=click.echo).run()
+        status = ConsoleGame(game, tb, COLOR_NAMES.index(side), seed, ask=ask_line, say=click.echo).run()
     sys.exit(status)
 
 

@@ -163,3 +163,11 @@ def say_search(analysis):
     line = reports.search_line(analysis)
     if line:
         click.echo(line, err=True)
+
+
+def ask_line(prompt):
+    """One line typed at a prompt; EOFError at the end of input."""
+    try:
+        return click.prompt(prompt, prompt_suffix="> ", default="", show_default=False)
+    except click.Abort:
+        raise EOFError from None

@@ -9,7 +9,7 @@ print errors through :func:`error_line`.
 
 from __future__ import annotations
 
-from .errors import DataError, MorrisError
+from .errors import DataError, MissingDtwError, MorrisError
 
 _HINTS: dict = {}
 
@@ -45,6 +45,10 @@ def advice(exc: BaseException, out=None) -> str:
     """The advice that goes with an error ("" where there is none): for a missing subspace
     whose rules are known, what to solve into ``out`` (the database directory; ``DB`` where
     none was given)."""
+    if isinstance(exc, MissingDtwError) and exc.subspace and exc.variant is not None:
+        flags = exc.variant.cli_flags()
+        return (f"add it from the values with: morris solve --out {out or 'DB'} {flags} --dtw "
+                f"{exc.subspace} (the values are solved first where they are missing too)")
     if isinstance(exc, DataError) and exc.subspace and exc.variant is not None:
         from .subspaces import Subspace
 

@@ -3,10 +3,11 @@
 Rules, in order (``PerfectPlayer.choose``):
 
 - **won**: play a winning move; first one after which the game is over (a removal that leaves
-  the opponent two pieces, or a move that blocks every opponent piece), then the one with the
-  smallest dtc, so the win is converted as soon as possible;
-- **lost**: play the move with the largest dtc (every move loses), so the loss comes as late as
-  possible;
+  the opponent two pieces, or a move that blocks every opponent piece), then, where dtw files
+  hold every winning move, the one with the smallest dtw (the game ends soonest), else the one
+  with the smallest dtc, so the win is converted as soon as possible;
+- **lost**: play the move with the largest dtw where the files hold it for every move (the
+  game lasts longest), else the largest dtc, so the loss comes as late as possible;
 - **drawn**: play a drawing move; among them the one that leaves the opponent the most losing
   replies (the "ultra-strong" idea of Gevay and Danner: keep every chance for the opponent to
   go wrong), then the fewest drawing replies.
@@ -86,6 +87,10 @@ class PerfectPlayer:
             if a.source == "search":  # no distances: any winning move keeps the win
                 m = pick(wins)
                 return Choice(m.move, m.value, None, "won (by search)", a)
+            if all(x.dtw is not None for x in wins):  # the files hold dtw: the fastest win
+                best = min(x.dtw for x in wins)
+                m = pick([x for x in wins if x.dtw == best])
+                return Choice(m.move, m.value, m.dtc, f"won: the game ends in {best} plies", a)
             best = min(m.dtc for m in wins)
             m = pick([x for x in wins if x.dtc == best])
             return Choice(m.move, m.value, m.dtc, "won: smallest distance to conversion", a)
@@ -93,6 +98,10 @@ class PerfectPlayer:
             if a.source == "search":
                 m = pick(a.moves)
                 return Choice(m.move, m.value, None, "lost (by search)", a)
+            if all(x.dtw is not None for x in a.moves):  # the longest game
+                worst = max(x.dtw for x in a.moves)
+                m = pick([x for x in a.moves if x.dtw == worst])
+                return Choice(m.move, m.value, m.dtc, f"lost: the game lasts {worst} plies", a)
             worst = max(m.dtc for m in a.moves)
             m = pick([x for x in a.moves if x.dtc == worst])
             return Choice(m.move, m.value, m.dtc, "lost: largest distance to conversion", a)
@@ -116,3 +125,41 @@ class PerfectPlayer:
     def _pick(self, infos: list[MoveInfo]) -> MoveInfo:
         ordered = sorted(infos, key=lambda m: str(m.move))
         return ordered[0] if len(ordered) == 1 else self.rng.choice(ordered)
+
+
+@dataclass(frozen=True)
+class LineStep:
+    """One move of a perfect-play line, valued for the side that plays it."""
+
+    position: Position
+    move: object  # Move
+    value: str
+    dtw: int | None
+    dtc: int | None
+
+    def to_json(self):
+        return {"position": self.position.to_compact(), "move": str(self.move), "value": self.value,
+                "dtw": self.dtw, "dtc": self.dtc}
+
+
+def perfect_line(tb: Tablebase, start: Position, seed: int = 0, max_plies: int = 2000):
+    """The perfect player's line from ``start`` (both sides play it, ties broken by ``seed``):
+    to the end of the game, or for a draw to the first position seen three times (or
+    ``max_plies``). Returns (steps, how it ended)."""
+    from .game import Game
+
+    game = Game(start)
+    bot = PerfectPlayer(tb, seed)
+    steps = []
+    while game.result is None and len(steps) < max_plies:
+        choice = bot.choose(game.position)
+        if choice is None:
+            break
+        info = next(m for m in choice.analysis.moves if m.move == choice.move)
+        steps.append(LineStep(game.position, choice.move, info.value, info.dtw, info.dtc))
+        game.push(choice.move)
+    if game.result is not None:
+        end = f"{game.result}: {game.reason}"
+    else:
+        end = f"stopped after {max_plies} plies"
+    return steps, end

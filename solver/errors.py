@@ -64,6 +64,11 @@ class MissingSubspaceError(DataError, KeyError):
         return str(self.args[0]) if self.args else "missing subspace"
 
 
+class MissingDtwError(MissingSubspaceError):
+    """The dtw file (distance to the end of the game) of a subspace is not there; its values
+    may be (``morris solve --dtw`` adds it from them)."""
+
+
 class CorruptDatabaseError(DataError):
     """A database file whose header, size, offsets or checksums are wrong."""
 

@@ -61,6 +61,12 @@ FENCE = 1024  # every FENCE-th anchor is repeated in the header, so a lookup tou
 WDL_LEVEL = 12
 DTC_LEVEL = 9
 
+#: the kinds of file and the sections each must have (besides ``anchors``): a values file
+#: (``<subspace>.mtb``: values and dtc) and a dtw file (``<subspace>.mtw``: the distance to the
+#: end of the game alone, so that a reader of values never pays for it). A header without a
+#: ``kind`` is a values file (files written before dtw existed).
+KINDS = {"values": ("wdl", "dtc"), "dtw": ("dtw",)}
+
 _U64x2 = struct.Struct("<QQ")
 
 
@@ -112,6 +118,20 @@ class _Section(NamedTuple):
     blocks: list
     block_slots: int
     codec: str
+
+
+def write_distance_table(path, header: dict, name: str, dist: np.ndarray, anchors: np.ndarray):
+    """Write a file that holds one distance section (``name``: ``dtw``) and the anchors, with
+    ``header`` (which names its ``kind``), atomically; returns the header written."""
+    dist = np.ascontiguousarray(dist)
+    wide = int(dist.max(initial=0)) > 255
+    arr = np.ascontiguousarray(dist, dtype=np.uint16 if wide else np.uint8)
+    blocks = _compress_blocks(_chunks(arr, DTC_BLOCK * arr.itemsize), DTC_LEVEL)
+    sections = [_Section(name, blocks, DTC_BLOCK, "uint16" if wide else "uint8")]
+    anchor_blob = np.asarray(anchors, dtype="<u4").tobytes()
+    hdr, layout, end = lay_out(header, len(dist), sections, anchors, anchor_blob)
+    _write_atomically(path, _header_blob(hdr), anchor_blob, sections, layout, end)
+    return hdr
 
 
 def write_table(path, header: dict, values: np.ndarray, dtc: np.ndarray, anchors: np.ndarray,
@@ -341,7 +361,10 @@ class TableFile:
             # (the trailer is checked with the digest by checksum_ok / morris verify)
             self.slots = int(self.header["slots"])
             self._sec = {}
-            for name in ("wdl", "dtc", "curse"):
+            kind = self.header.get("kind", "values")
+            if kind not in KINDS:
+                raise self._bad(f"a file of kind {kind!r}; this toolkit reads {', '.join(KINDS)}")
+            for name in KINDS[kind] + ("curse",):
                 if name == "curse" and name not in self.header["sections"]:
                     continue  # only files of rules with a no-removal limit have it
                 sec = self.header["sections"][name]
@@ -473,6 +496,24 @@ class TableFile:
         if codec == "uint16":
             return raw[2 * j] | (raw[2 * j + 1] << 8)
         return raw[j]
+
+    def distance(self, name: str, i: int) -> int:
+        """Slot i of a distance section (``dtc`` or ``dtw``; uint8 or uint16)."""
+        if not 0 <= i < self.slots:
+            raise IndexError(i)
+        _, _, per, codec = self._sec[name]
+        raw = self._block(name, i // per)
+        j = i % per
+        if codec == "uint16":
+            return raw[2 * j] | (raw[2 * j + 1] << 8)
+        return raw[j]
+
+    def distance_all(self, name: str) -> np.ndarray:
+        """A whole distance section (``dtc`` or ``dtw``) of codec uint8 or uint16."""
+        codec = self._sec[name][3]
+        out = np.empty(self.slots, dtype="<u2" if codec == "uint16" else np.uint8)
+        self.bulk_into(name, out)
+        return out
 
     def curse(self, i: int) -> int:
         """Curse code of slot i (files of rules with a no-removal limit): 1 cursed win, 2 blessed

@@ -10,7 +10,12 @@ from __future__ import annotations
 
 import os
 
+import numpy as np
+
 from .fileformat import SUFFIX, TableFile, plane_stats
+
+#: the suffix of dtw files (the values files': fileformat.SUFFIX)
+DTW_SUFFIX = ".mtw"
 
 #: the perfect hash the files are indexed by (index.py)
 HASH_SCHEME = "anchor-orbit-colex-v1"
@@ -26,6 +31,37 @@ def table_path(out, variant, sub) -> str:
     return os.path.join(ruleset_dir(out, variant), sub.name + SUFFIX)
 
 
+def dtw_path(out, variant, sub) -> str:
+    """The dtw file of one subspace: ``OUT/<ruleset>/<subspace>.mtw`` (fileformat.KINDS)."""
+    return os.path.join(ruleset_dir(out, variant), sub.name + DTW_SUFFIX)
+
+
+def dtw_in(ruleset_directory, sub) -> str:
+    """The dtw file of one subspace inside a ruleset directory."""
+    return os.path.join(os.fspath(ruleset_directory), sub.name + DTW_SUFFIX)
+
+
+def dtw_header(variant, sub, hasher, values, dtw) -> dict:
+    """The header of a subspace's dtw file: the rules and subspace (as a values file names them),
+    and the longest win and loss with the slot of one position that has it."""
+    from .codes import LOSS, WIN
+    from .index import count_positions
+    from .version import __version__
+
+    hdr = ruleset_fields(variant)
+    hdr.update(kind="dtw", format="morris-tablebase", generator=f"morris-solver {__version__}",
+               points=list(variant.board.points), subspace=sub.name,
+               phase="placement" if sub.placement else "movement",
+               m=sub.m, o=sub.o, hm=sub.hm, ho=sub.ho, distance="dtw",
+               positions=count_positions(variant.board, sub.m, sub.o))
+    for name, code in (("win", WIN), ("loss", LOSS)):
+        d = np.where(values == code, np.asarray(dtw, dtype=np.int64), -1)
+        slot = int(d.argmax()) if len(d) else 0
+        hdr[f"max_{name}_dtw"] = max(0, int(d[slot])) if len(d) else 0
+        hdr[f"max_{name}_dtw_slot"] = slot if len(d) and d[slot] >= 0 else None
+    return hdr
+
+
 def table_in(ruleset_directory, sub) -> str:
     """The file of one subspace inside a ruleset directory."""
     return os.path.join(os.fspath(ruleset_directory), sub.name + SUFFIX)
@@ -39,8 +75,8 @@ def sibling_ruleset(path, variant) -> str:
 
 
 def subspace_of(path) -> str:
-    """The subspace name a file's name gives (``.../5-4.mtb`` -> ``5-4``)."""
-    return os.path.basename(os.fspath(path))[: -len(SUFFIX)]
+    """The subspace name a file's name gives (``.../5-4.mtb`` or ``.../5-4.mtw`` -> ``5-4``)."""
+    return os.path.splitext(os.path.basename(os.fspath(path)))[0]
 
 
 def ruleset_dirs(paths, variant) -> list[str]:
@@ -56,17 +92,18 @@ def ruleset_dirs(paths, variant) -> list[str]:
     return out
 
 
-def find_tables(root) -> list[str]:
-    """Every database file under ``root``, sorted (``root`` itself when it is one)."""
+def find_tables(root, suffix: str = SUFFIX) -> list[str]:
+    """Every values file under ``root`` (with ``suffix=DTW_SUFFIX``: every dtw file), sorted
+    (``root`` itself when it is one)."""
     root = os.fspath(root)
-    if os.path.isfile(root) and root.endswith(SUFFIX):
+    if os.path.isfile(root) and root.endswith(suffix):
         return [root]
     out = []
     for dirpath, dirs, files in os.walk(root):
-        out.extend(os.path.join(dirpath, f) for f in files if f.endswith(SUFFIX))
+        out.extend(os.path.join(dirpath, f) for f in files if f.endswith(suffix))
         # a directory (or anything not a file) named like a database file is listed too, so
         # that a check reports it instead of passing over it
-        out.extend(os.path.join(dirpath, d) for d in dirs if d.endswith(SUFFIX))
+        out.extend(os.path.join(dirpath, d) for d in dirs if d.endswith(suffix))
     return sorted(out)
 
 

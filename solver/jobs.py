@@ -16,8 +16,9 @@ import os
 import time
 from dataclasses import dataclass
 
-from .fileformat import check_file, write_table
-from .folders import read_planes, ruleset_dir, table_header, table_path
+from .codes import UNUSED
+from .fileformat import TableFile, check_file, write_distance_table, write_table
+from .folders import dtw_header, dtw_path, read_planes, ruleset_dir, table_header, table_path
 from .index import Hasher, count_positions
 from .progress import Reporter
 from .subspaces import Subspace, pair_children, pair_dependencies, pair_key, placement_inputs
@@ -184,6 +185,59 @@ class PlacementSubspace(Job):
         write_table(table_path(out, variant, self.sub), hdr, vals, dtc,
                     hasher.anchor_reps(self.sub.o), curse)
         return hdr["positions"]
+
+
+@dataclass(frozen=True)
+class MovementDtw(Job):
+    """The dtw files (``.mtw``: plies to the end of the game) of a movement pair, from the pair's
+    values and the dtw files of the pairs its removals lead to (retro.solve_pair_dtw). Rules
+    without a no-removal limit only: dtw is the distance of perfect play with no counter."""
+
+    order = 2
+
+    @property
+    def name(self) -> str:
+        return "/".join(s.name for s in self.subspaces) + " dtw"
+
+    @property
+    def subspaces(self) -> tuple:
+        return self.sub.pair
+
+    def inputs(self, variant) -> list[Job]:
+        return [MovementPair(self.sub)] + [MovementDtw(d) for d in pair_dependencies(self.sub)]
+
+    def input_subspaces(self, variant) -> list[Subspace]:
+        return MovementPair(self.sub).input_subspaces(variant)
+
+    def done(self, out, variant) -> bool:
+        return all(check_file(dtw_path(out, variant, s)) is None for s in self.subspaces)
+
+    def memory(self, variant) -> int:
+        """About 5 bytes per slot of the pair (state, exit levels, values) and 3 per slot read."""
+        h = Hasher(variant.board)
+        own = sum(h.slots(s) for s in self.subspaces)
+        reads = sum(h.slots(c) for c in self.input_subspaces(variant))
+        return int(5 * own + 3 * reads + 400e6)
+
+    def run(self, out, variant, reporter=None, hasher=None) -> int:
+        from .retro import solve_pair_dtw
+
+        hasher = hasher or Hasher(variant.board)
+        values = {s: read_planes(table_path(out, variant, s), with_dtc=False)[0] for s in self.subspaces}
+        children = {}
+        for c in self.input_subspaces(variant):
+            with TableFile(dtw_path(out, variant, c)) as tf:
+                children[c] = (read_planes(table_path(out, variant, c), with_dtc=False)[0],
+                               tf.distance_all("dtw"))
+        planes = solve_pair_dtw(variant, self.sub, values, children, hasher, reporter)
+        positions = 0
+        for s in self.subspaces:
+            vals = values[s].copy()
+            vals[~hasher.used_mask(s)] = UNUSED
+            hdr = dtw_header(variant, s, hasher, vals, planes[s])
+            write_distance_table(dtw_path(out, variant, s), hdr, "dtw", planes[s], hasher.anchor_reps(s.o))
+            positions += count_positions(variant.board, s.m, s.o)
+        return positions
 
 
 def job_for(sub: Subspace) -> Job:

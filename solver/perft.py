@@ -62,3 +62,19 @@ def divide(pos: Position, depth: int, *, python: bool = False) -> list[tuple[str
     for move in pos.legal_moves():
         out.append((str(move), perft(pos.play(move), depth - 1, python=python, parallel=False)))
     return out
+
+
+def report(pos: Position, depth: int, divide_first: bool = False, python: bool = False):
+    """(lines, seconds) of ``morris perft``: the count below each first move (``divide_first``),
+    then ``perft(depth) = N``."""
+    import time
+
+    t0 = time.perf_counter()
+    lines = []
+    if divide_first and depth >= 1:
+        rows = divide(pos, depth, python=python)
+        lines = [f"{token}: {count}" for token, count in rows]
+        total = sum(c for _, c in rows)
+    else:
+        total = perft(pos, depth, python=python)
+    return lines + [f"perft({depth}) = {total}"], time.perf_counter() - t0

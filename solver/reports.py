@@ -59,17 +59,43 @@ def search_line(analysis) -> str | None:
 
 
 def analysis_lines(pos, a) -> list[str]:
-    """``morris query``'s lines for one position: its value, then each move's."""
-    dist = "" if a.dtc is None else f" in {a.dtc}"
+    """``morris query``'s lines for one position: its value, then each move's. Where the files
+    hold dtw: ``win in 37 plies (next removal in 3)``, and each move ``37 plies, removal in 3``."""
+    if a.dtw is not None:
+        dist = f" in {a.dtw} plies (next removal in {a.dtc})" if not pos.in_placement else \
+            f" in {a.dtw} plies (end of placement or a removal in {a.dtc})"
+    else:
+        dist = "" if a.dtc is None else f" in {a.dtc}"
     limit = ""
     if pos.limit is not None:
         limit = f" (counter {pos.no_removal_plies} of {pos.limit}"
         limit += f"; at counter 0: {a.category})" if a.category else ")"
     out = [f"{pos.to_compact()}: {a.value}{dist} for {COLOR_NAMES[pos.turn]}{limit}"]
     for mi in a.moves:
-        dist = "" if mi.dtc is None else f" {mi.dtc}"
+        if mi.dtw is not None:
+            dist = f" {mi.dtw} plies, removal in {mi.dtc}"
+        else:
+            dist = "" if mi.dtc is None else f" {mi.dtc}"
         out.append(f"  {str(mi.move):<12} {mi.value}{dist}")
     return out
+
+
+def line_lines(steps, end) -> list[str]:
+    """``morris line``: a numbered move per line with its value, dtw and dtc, then the end."""
+    out = []
+    for k, st in enumerate(steps, 1):
+        dtw = "-" if st.dtw is None else st.dtw
+        dtc = "-" if st.dtc is None else st.dtc
+        out.append(f"{k:>4}. {COLOR_NAMES[st.position.turn]:<5} {str(st.move):<12} {st.value:<4} "
+                   f"dtw {dtw:>3}  dtc {dtc:>3}")
+    out.append(end)
+    return out
+
+
+def line_json(position: str, steps, end) -> str:
+    import json
+
+    return json.dumps({"position": position, "moves": [s.to_json() for s in steps], "end": end})
 
 
 def choice_line(choice) -> str:
@@ -151,19 +177,63 @@ def stats_rows(paths) -> list[dict]:
             if "cursed_wins" in h:  # rules with a no-removal limit
                 row.update(limit=h["limit"], cursed_wins=h["cursed_wins"],
                            blessed_losses=h["blessed_losses"])
-            rows.append(row)
+        dtw = os.path.splitext(path)[0] + ".mtw"
+        if os.path.exists(dtw):
+            row.update(_dtw_stats(dtw))
+        rows.append(row)
     return rows
+
+
+def _dtw_stats(path) -> dict:
+    """The longest dtw win and loss of a dtw file, each with one position that has it."""
+    from .fileformat import TableFile
+    from .index import Hasher
+    from .position import Position
+    from .subspaces import Subspace
+    from .variants import variant_from_fields
+
+    with TableFile(path) as tf:
+        h = tf.header
+    variant = variant_from_fields(h)
+    sub = Subspace.parse(h["subspace"])
+    hasher = Hasher(variant.board)
+    out = {}
+    for kind in ("win", "loss"):
+        out[f"max_{kind}_dtw"] = h[f"max_{kind}_dtw"]
+        slot = h.get(f"max_{kind}_dtw_slot")
+        pos = None
+        if slot is not None:
+            mover, opp, _ = hasher.unindex_py(sub, slot, hasher.anchor_reps(sub.o))
+            pos = Position.from_masks(variant, mover, opp, 0, sub.hm, sub.ho).to_compact()
+        out[f"longest_{kind}"] = pos
+    return out
+
+
+def longest_lines(rows: list[dict]) -> list[str]:
+    """The longest win and loss over every subspace with dtw, with their positions."""
+    out = []
+    for kind in ("win", "loss"):
+        have = [r for r in rows if r.get(f"longest_{kind}")]
+        if have:
+            r = max(have, key=lambda r: r[f"max_{kind}_dtw"])
+            out.append(f"longest {kind}: {r[f'max_{kind}_dtw']} plies to the end of the game, "
+                       f"{r[f'longest_{kind}']} ({r['ruleset']} {r['subspace']})")
+    return out
 
 
 def stats_table(rows: list[dict]) -> list[str]:
     curses = any("cursed_wins" in r for r in rows)
-    extra = f" {'cursedW':>12} {'blessedL':>12}" if curses else ""
+    dtws = any("max_win_dtw" in r for r in rows)
+    extra = (f" {'cursedW':>12} {'blessedL':>12}" if curses else "") + \
+        (f" {'maxWdtw':>7} {'maxLdtw':>7}" if dtws else "")
     w = max(10, *(len(r["ruleset"]) for r in rows))
     out = [f"{'ruleset':<{w}} {'subspace':>10} {'positions':>14} {'win%':>6} {'draw%':>6} {'loss%':>6} "
            f"{'maxW':>5} {'maxL':>5} {'bytes':>12} {'bits/pos':>8}{extra}"]
     for r in rows:
         p = max(1, r["positions"])
         extra = f" {r.get('cursed_wins', 0):>12,} {r.get('blessed_losses', 0):>12,}" if curses else ""
+        if dtws:
+            extra += f" {r.get('max_win_dtw', '-'):>7} {r.get('max_loss_dtw', '-'):>7}"
         out.append(
             f"{r['ruleset']:<{w}} {r['subspace']:>10} {r['positions']:>14,} {100 * r['wins'] / p:>6.2f} "
             f"{100 * r['draws'] / p:>6.2f} {100 * r['losses'] / p:>6.2f} {r['max_win_dtc']:>5} "
@@ -172,7 +242,7 @@ def stats_table(rows: list[dict]) -> list[str]:
     tb = sum(r["bytes"] for r in rows)
     out.append(f"{'total':<{w}} {'':>10} {tp:>14,} {'':>6} {'':>6} {'':>6} {'':>5} {'':>5} {tb:>12,} "
                f"{8 * tb / max(1, tp):>8.3f}")
-    return out
+    return out + longest_lines(rows)
 
 
 # ---------------------------------------------------------------------------- verify

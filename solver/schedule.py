@@ -16,20 +16,23 @@ from dataclasses import dataclass, field
 
 from .fileformat import remove_stale_temporaries
 from .folders import ruleset_dir
-from .errors import ResourceError
-from .jobs import Job, PlacementSubspace, job_for
+from .errors import ResourceError, UsageError
+from .jobs import Job, MovementDtw, PlacementSubspace, job_for
 from .progress import Reporter
-from .subspaces import (check_movement, check_placement, movement_subspaces,
+from .subspaces import (check_movement, pair_key, check_placement, movement_subspaces,
                         placement_closure, placement_subspaces)
 
 
-def job_graph(variant, targets=None, max_pieces=None, phase="movement"):
+def job_graph(variant, targets=None, max_pieces=None, phase="movement", dtw=False):
     """(jobs in an order that puts every job after its inputs, {job: [jobs it reads]}).
 
     ``targets``: subspaces (movement or placement); without them every subspace of ``phase``
-    (movement, placement or all; placement needs the whole movement phase). Raises ValueError
+    (movement, placement or all; placement needs the whole movement phase). ``dtw``: the dtw
+    files of the movement targets too (jobs.MovementDtw). Raises UsageError (a ValueError)
     naming a target that is not a subspace of the variant."""
     targets = list(targets or [])
+    if dtw:
+        check_dtw(variant, phase, targets)
     for t in targets:
         (check_placement if t.placement else check_movement)(variant, t)
     if not targets:
@@ -39,6 +42,8 @@ def job_graph(variant, targets=None, max_pieces=None, phase="movement"):
             targets += movement_subspaces(variant, max_pieces)
     place = placement_closure(variant, [t for t in targets if t.placement])
     wanted = [job_for(t) for t in targets if not t.placement] + [PlacementSubspace(s) for s in place]
+    if dtw:
+        wanted += [MovementDtw(pair_key(t)) for t in targets if not t.placement]
     jobs, deps, seen = [], {}, set()
 
     def visit(job):
@@ -58,6 +63,17 @@ def job_graph(variant, targets=None, max_pieces=None, phase="movement"):
 #: Measured on the standard board with 2 cores (docs/benchmarks.md): positions solved per second
 #: per core, and bytes of database file per position, by phase. Only for estimates.
 RATES = {"movement": (2.0e6, 2.28 / 8), "placement": (2.5e6, 1.80 / 8)}
+
+
+def check_dtw(variant, phase, targets) -> None:
+    """Refuse dtw where it is not defined or not built: under a no-removal limit (dtw is the
+    distance of play without a counter), and for placement subspaces (not yet)."""
+    if variant.limited:
+        raise UsageError("--dtw: the distance to the end of the game is defined without a "
+                         "no-removal limit; solve the rules without it")
+    if phase != "movement" or any(t.placement for t in targets):
+        raise UsageError("--dtw is built for the movement phase so far (placement dtw is not "
+                         "computed yet): give --phase movement or movement subspaces")
 
 
 def estimate(variant, jobs, cores: int = 2) -> tuple[float, float]:
@@ -179,7 +195,7 @@ def prepare_output(out, variant, rep) -> None:
 
 def solve(out, variant, targets=None, max_pieces=None, reporter=None, on_job=None, phase="movement",
           executor=None, executor_factory=None, threads=None, retries=2, submit=None,
-          slots: int = 1) -> SolveSummary:
+          slots: int = 1, dtw: bool = False) -> SolveSummary:
     """Solve every job needed for the targets, each as soon as its inputs exist.
 
     ``executor``: any ``concurrent.futures.Executor`` (default: run in this process);
@@ -194,7 +210,7 @@ def solve(out, variant, targets=None, max_pieces=None, reporter=None, on_job=Non
     complete jobs and drives the rest."""
     rep = reporter or Reporter()
     t0 = time.perf_counter()
-    jobs, deps = job_graph(variant, targets, max_pieces, phase)
+    jobs, deps = job_graph(variant, targets, max_pieces, phase, dtw)
     prepare_output(out, variant, rep)
     run = _Run(out, variant, jobs, deps, rep, executor or InlineExecutor(), executor_factory,
                threads, retries, submit, slots, on_job)

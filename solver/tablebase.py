@@ -61,10 +61,11 @@ from dataclasses import dataclass, field
 from typing import NamedTuple
 
 from . import rules
-from .codes import NEGATE_NAME, VALUE_NAMES, VALUE_RANK
+from .codes import DRAW, NEGATE_NAME, VALUE_NAMES, VALUE_RANK
 from .fileformat import TableFile
-from .folders import ruleset_dirs, ruleset_fields, table_in
-from .errors import CorruptDatabaseError, MissingSubspaceError, VariantMismatchError
+from .folders import dtw_in, ruleset_dirs, ruleset_fields, table_in
+from .errors import (CorruptDatabaseError, MissingDtwError, MissingSubspaceError,
+                     UnsupportedRulesError, VariantMismatchError)
 from .index import Hasher
 from .limits import category as category_of
 from .limits import value_at
@@ -84,14 +85,17 @@ class ProbeResult(NamedTuple):
 
 @dataclass(frozen=True)
 class MoveInfo:
-    """A legal move with its value and distance from the point of view of the player making it."""
+    """A legal move with its value and distances from the point of view of the player making
+    it: ``dtc`` plies to the next conversion, ``dtw`` plies to the end of the game (None for a
+    draw, or where no dtw file holds the position the move leads to)."""
 
     move: Move
     value: str
     dtc: int | None
+    dtw: int | None = None
 
     def to_json(self):
-        return {"move": str(self.move), "value": self.value, "dtc": self.dtc}
+        return {"move": str(self.move), "value": self.value, "dtc": self.dtc, "dtw": self.dtw}
 
 
 @dataclass
@@ -105,6 +109,7 @@ class Analysis:
     load_seconds: float = 0.0  # of which loading the search's movement values (the first time)
     missing: str | None = None  # the subspace no file held, when a search was needed
     category: str | None = None  # under a no-removal limit: the category at counter 0
+    dtw: int | None = None  # plies to the end of the game, where a dtw file holds it
 
     def to_json(self, notation: str = "compact"):
         pos = self.position.to_fen() if notation == "fen" else self.position.to_compact()
@@ -112,6 +117,7 @@ class Analysis:
             "position": pos,
             "value": self.value,
             "dtc": self.dtc,
+            "dtw": self.dtw,
             "moves": [m.to_json() for m in self.moves],
             "source": self.source,
         }
@@ -163,6 +169,7 @@ class Tablebase:
         self._searches = {}
         self._load_seconds = {}
         self._covered = {}  # (ruleset, subspace) -> whether its lookups need files only
+        self._has_dtw = {}  # (ruleset, m, o, hm, ho) -> whether a dtw file holds it
         self._lock = threading.Lock()
         self._search_lock = threading.Lock()
 
@@ -305,6 +312,64 @@ class Tablebase:
                 any(os.path.exists(table_in(d, s)) for d in dirs) for s in need)
         return known
 
+    # ------------------------------------------------------------------ dtw
+    def dtw_table(self, variant, sub: Subspace) -> TableFile:
+        """The dtw file of ``sub`` (opened once); :class:`MissingDtwError` where none is."""
+        key = ("dtw", variant.ruleset_id, sub)
+        tf = self._files.get(key)
+        if tf is not None:
+            return tf
+        with self._lock:
+            for d in self.directories(variant):
+                path = dtw_in(d, sub)
+                if os.path.exists(path):
+                    tf = TableFile(path)
+                    if tf.header.get("kind") != "dtw" or tf.header.get("subspace") != sub.name:
+                        tf.close()
+                        raise CorruptDatabaseError(f"{path}: not the dtw file of {sub}")
+                    self._files[key] = tf
+                    return tf
+        where = " or ".join(self.paths) if self.paths else "no database directory"
+        raise MissingDtwError(
+            f"no dtw file (distance to the end of the game) for subspace {sub} of ruleset "
+            f"{variant.ruleset_id} (looked in {where})", subspace=sub.name, variant=variant)
+
+    def probe_dtw(self, position: Position) -> int | None:
+        """Plies to the end of the game under perfect play (None for a draw); a finished game
+        is 0. Rules without a no-removal limit only. Raises :class:`MissingDtwError` where no
+        dtw file holds the position."""
+        if position.variant.limited:
+            raise UnsupportedRulesError("dtw is the distance without a no-removal limit; these "
+                                        "rules have one")
+        tf, i = self._slot_or_end(position)
+        if tf is None:
+            return 0
+        if tf.value(i) == DRAW:
+            return None
+        sub = Subspace(position.mover.bit_count(), position.opponent.bit_count(),
+                       position.mover_hand, position.opponent_hand)
+        return self.dtw_table(position.variant, sub).distance("dtw", i)
+
+    def _dtw_or_none(self, position: Position) -> int | None:
+        """:meth:`probe_dtw`, None where no dtw file (or no file at all) holds the position
+        (whether a subspace has a dtw file is looked up once)."""
+        v = position.variant
+        if v.limited:
+            return None
+        sub = (v.ruleset_id, position.mover.bit_count(), position.opponent.bit_count(),
+               position.mover_hand, position.opponent_hand)
+        has = self._has_dtw.get(sub)
+        if has is None:
+            has = self._has_dtw[sub] = any(
+                os.path.exists(dtw_in(d, Subspace(*sub[1:]))) for d in self.directories(v))
+        if not has and rules.decided_by_count(position.mover, position.opponent,
+                                              position.mover_hand, position.opponent_hand) is None:
+            return None
+        try:
+            return self.probe_dtw(position)
+        except MissingSubspaceError:
+            return None
+
     def _searching(self, position: Position) -> bool:
         return self.search_mode == "always" and position.in_placement
 
@@ -384,12 +449,15 @@ class Tablebase:
                 continue
             value = r.value if same_side else _NEGATE[r.value]
             if value == "draw":
-                dtc = None
-            elif turn[2] or (position.in_placement and not child.in_placement):
-                dtc = 1  # a conversion: a removal, or the end of placement
+                dtc = dtw = None
             else:
-                dtc = r.dtc + 1
-            infos.append(MoveInfo(move, value, dtc))
+                if turn[2] or (position.in_placement and not child.in_placement):
+                    dtc = 1  # a conversion: a removal, or the end of placement
+                else:
+                    dtc = r.dtc + 1
+                child_dtw = self._dtw_or_none(child)
+                dtw = None if child_dtw is None else child_dtw + 1
+            infos.append(MoveInfo(move, value, dtc, dtw))
         search = any(m.dtc is None and m.value != "draw" for m in infos) or (
             me is None and bool(infos))
         if search:
@@ -403,6 +471,7 @@ class Tablebase:
             category = self.category(position)
         load = 0.0 if loaded_before else self._load_seconds.get(position.variant.ruleset_id, 0.0)
         return Analysis(position, me.value, me.dtc, infos,
+                        dtw=None if search or me.value == "draw" else self._dtw_or_none(position),
                         source="search" if search else "database",
                         search_seconds=time.perf_counter() - t0 if search else 0.0,
                         load_seconds=load if search else 0.0,

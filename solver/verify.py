@@ -13,7 +13,8 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from .fileformat import TableFile, check_file
-from .folders import find_tables, misplaced, read_planes, sibling_ruleset, subspace_of, table_in
+from .folders import (DTW_SUFFIX, dtw_in, find_tables, misplaced, read_planes, sibling_ruleset,
+                      subspace_of, table_in)
 from .errors import CorruptDatabaseError
 from .index import Hasher
 from .progress import Reporter
@@ -56,7 +57,7 @@ def verify(root: str, reporter: Reporter | None = None, forward: bool = True,
     Applies to movement files too."""
     rep = reporter or Reporter(quiet=True)
     report = VerifyReport()
-    paths = find_tables(root)
+    paths = find_tables(root) + find_tables(root, DTW_SUFFIX)
     headers = {}
     for path in paths:
         fr = FileReport(path=path, subspace=subspace_of(path))
@@ -85,7 +86,9 @@ def verify(root: str, reporter: Reporter | None = None, forward: bool = True,
         if fr.path not in headers:
             continue
         header = headers[fr.path]
-        if header["phase"] != "movement":
+        if header.get("kind") == "dtw":
+            _verify_movement(fr, header, os.path.dirname(fr.path), rep, sample, dtw=True)
+        elif header["phase"] != "movement":
             _verify_placement(fr, header, os.path.dirname(fr.path), rep, sample)
         else:
             _verify_movement(fr, header, os.path.dirname(fr.path), rep, sample)
@@ -125,29 +128,29 @@ def _verify_curse(fr: FileReport, header):
     fr.mismatches += len(bad) + contradictions
 
 
-def _verify_movement(fr: FileReport, header, directory, rep, sample=None):
+def _verify_movement(fr: FileReport, header, directory, rep, sample=None, dtw=False):
+    """Recompute every value and distance of a movement file from its successors' files: its
+    dtc (a values file), or its dtw (``dtw``: a dtw file, checked against the values file of
+    its subspace, the dtw and values files of its sibling and of the subspace below)."""
     from .kernels.verify import check_movement
 
     board = BOARDS[header["board"]]
     sub = Subspace.parse(header["subspace"])
     sib = sub.sibling
     child = removal_child(sub)
-    need = [sib] + ([child] if child is not None else [])
-    for s in need:
-        p = table_in(directory, s)
+    need = [table_in(directory, s) for s in [sub, sib] + ([child] if child is not None else [])]
+    if dtw:
+        need += [dtw_in(directory, s) for s in [sib] + ([child] if child is not None else [])]
+    for p in need:
         if check_file(p) is not None:
-            fr.skipped = f"needs {s}, which is missing or damaged"
+            fr.skipped = f"needs {os.path.basename(p)}, which is missing or damaged"
             return
     try:
-        vals, dtc = read_planes(fr.path)
-        sib_vals, sib_dtc = (vals, dtc) if sib == sub else read_planes(table_in(directory, sib))
-        child_vals = (
-            read_planes(table_in(directory, child), with_dtc=False)[0]
-            if child is not None else np.zeros(0, np.uint8)
-        )
+        planes = _movement_planes(directory, sub, sib, child, dtw)
     except CorruptDatabaseError as exc:
         fr.checksum = str(exc)
         return
+    vals, dist, sib_vals, sib_dist, child_vals, child_dist = planes
     h = Hasher(board)
     T = h.tables
     Ob = h.orbits({sub.m, sub.o})
@@ -157,10 +160,30 @@ def _verify_movement(fr: FileReport, header, directory, rep, sample=None):
     limit = -1 if limit is None else int(limit)
 
     def check(part, bad, first):
-        check_movement(T, Ob, flying, sub.m, sub.o, vals, dtc, sib_vals, sib_dtc, child_vals, part,
-                       bad, first, limit)
+        check_movement(T, Ob, flying, sub.m, sub.o, vals, dist, sib_vals, sib_dist, child_vals,
+                       child_dist, part, bad, first, limit)
 
     _run_check(fr, header, sub, h, len(vals), sample, rep, check)
+
+
+def _movement_planes(directory, sub, sib, child, dtw: bool):
+    """(values, distance, sibling values, sibling distance, child values, child distance) of a
+    movement subspace: dtc from the values files, or dtw from the dtw files; the child's
+    distance is empty for dtc (a removal is a conversion) and where no child is read."""
+    def dist(s):
+        if not dtw:
+            return read_planes(table_in(directory, s))[1]
+        with TableFile(dtw_in(directory, s)) as tf:
+            return tf.distance_all("dtw")
+
+    empty = np.zeros(0, np.uint8)
+    vals = read_planes(table_in(directory, sub), with_dtc=False)[0]
+    own = dist(sub)
+    sib_vals, sib_dist = (vals, own) if sib == sub else (
+        read_planes(table_in(directory, sib), with_dtc=False)[0], dist(sib))
+    child_vals = read_planes(table_in(directory, child), with_dtc=False)[0] if child else empty
+    child_dist = dist(child) if child is not None and dtw else empty
+    return vals, own, sib_vals, sib_dist, child_vals, child_dist
 
 
 def _run_check(fr: FileReport, header, sub, hasher, slots: int, sample, rep, check):

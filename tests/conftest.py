@@ -60,3 +60,13 @@ def placed(solved):
     for name in ("six", "standard-3", "standard-4"):
         solve_placement(solved, get_variant(name), reporter=Reporter(quiet=True))
     return solved
+
+
+@pytest.fixture(scope="session")
+def graphs():
+    """The move graphs of Six Men's Morris up to 4 a side, without and with flying (naive.py;
+    about 20 s each, built once for the limit and the dtw tests)."""
+    import naive
+    from morris.variants import get_variant
+
+    return {fly: naive.move_graph(get_variant("six", flying=fly), 4) for fly in (False, True)}

@@ -138,9 +138,9 @@ def test_the_check_catches_an_upward_import(tmp_path, monkeypatch):
     assert any("limits" in b and "numba" in b for b in found), found
 
 
-def _documented_header_keys():
+def _documented_header_keys(title="## Header"):
     text = open(os.path.join(ROOT, "docs", "format.md"), encoding="utf-8").read()
-    section = text.split("## Header", 1)[1].split("\n## ", 1)[0]
+    section = text.split(title, 1)[1].split("\n## ", 1)[0]
     keys = set()
     for row in section.splitlines():
         if row.startswith("| `"):
@@ -157,15 +157,17 @@ def test_the_format_document_lists_the_header_keys_a_file_has(tmp_path):
     from morris.subspaces import Subspace
     from morris.variants import get_variant
 
-    written = set()
+    written = {".mtb": set(), ".mtw": set()}
     for variant, subs in ((get_variant("six", no_removal_limit=8, endgame_no_removal_limit=6), [Subspace(3, 3)]),
                           (get_variant("six"), [Subspace(3, 3, 1, 0)])):
         solve(tmp_path, variant, targets=subs, phase="all", reporter=Reporter(quiet=True))
+    solve(tmp_path, get_variant("six"), targets=[Subspace(3, 3)], reporter=Reporter(quiet=True), dtw=True)
     for d, _, files in os.walk(tmp_path):
         for f in files:
-            if f.endswith(".mtb"):
+            if f[-4:] in written:
                 with TableFile(os.path.join(d, f)) as tf:
-                    written |= set(tf.header)
-    documented = _documented_header_keys()
-    assert written - documented == set(), "written but not documented"
-    assert documented - written == set(), "documented but never written"
+                    written[f[-4:]] |= set(tf.header)
+    for suffix, title in ((".mtb", "## Header"), (".mtw", "## dtw files")):
+        documented = _documented_header_keys(title)
+        assert written[suffix] - documented == set(), f"{suffix}: written but not documented"
+        assert documented - written[suffix] == set(), f"{suffix}: documented but never written"

@@ -52,11 +52,6 @@ def compare_with_counter_solver(db, variant, graph):
     return compared, mismatches
 
 
-@pytest.fixture(scope="module")
-def graphs():
-    return {fly: naive.move_graph(get_variant("six", flying=fly), 4) for fly in (False, True)}
-
-
 @pytest.mark.parametrize("flying", [False, True])
 @pytest.mark.parametrize("limits", [(8, None), (16, None), (24, None), (24, 6)])
 def test_six_up_to_4_4_matches_the_counter_solver(tmp_path_factory, graphs, flying, limits):

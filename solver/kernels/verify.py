@@ -39,11 +39,15 @@ def minimax(moves, best_win, draw, worst_loss):
 
 
 @njit(parallel=True, **_NJ)
-def check_movement(T, Ob, flying, m, o, vals, dtc, sib_vals, sib_dtc, child_vals, slots,
-                   bad_count, bad_first, limit):
+def check_movement(T, Ob, flying, m, o, vals, dtc, sib_vals, sib_dtc, child_vals, child_dist,
+                   slots, bad_count, bad_first, limit):
     """Check the slots ``slots`` (increasing) of subspace (m, o). ``sib_*``: planes of (o, m);
     ``child_vals``: values of (o-1, m); ``limit``: the no-removal limit, -1 for none. Per
-    chunk: mismatches and the first mismatching slot."""
+    chunk: mismatches and the first mismatching slot.
+
+    The distance checked is dtc when ``child_dist`` is empty (a removal is a conversion: 1),
+    and dtw when it holds the dtw plane of (o-1, m) (``dtc``/``sib_dtc`` then the dtw planes of
+    the pair): a removal then counts 1 + the distance of the position it leads to."""
     n = T.n
     sblock = T.binom[n - m, o]
     cblock = T.binom[n - m, o - 1]
@@ -95,13 +99,15 @@ def check_movement(T, Ob, flying, m, o, vals, dtc, sib_vals, sib_dtc, child_vals
                         while rm:
                             xb = rm & -rm
                             rm ^= xb
-                            v = child_vals[orb * cblock + ranked(T, s, rep, stab, sym_image(T, s, O ^ xb))]
+                            j = orb * cblock + ranked(T, s, rep, stab, sym_image(T, s, O ^ xb))
+                            v = child_vals[j]
+                            d = 1 if child_dist.shape[0] == 0 else np.int64(child_dist[j]) + 1
                             if v == LOSS:
-                                best_win = 1
+                                best_win = min(best_win, d)
                             elif v == DRAW:
                                 draw = True
                             else:
-                                worst_loss = max(worst_loss, 1)
+                                worst_loss = max(worst_loss, d)
             ev, ed = minimax(moves, best_win, draw, worst_loss)
             sv = vals[i]
             ok = sv == ev and (ev == DRAW or np.int64(dtc[i]) == ed)

@@ -1,0 +1,171 @@
+"""Distance to the end of the game (dtw): the solver against the definition, the files, the
+lookups, the bot, the line, the verifier."""
+
+import json
+import random
+
+import numpy as np
+import pytest
+from click.testing import CliRunner
+
+import naive
+from morris.cli.main import cli
+from morris.errors import MissingDtwError, UsageError
+from morris.fileformat import TableFile, write_distance_table
+from morris.folders import dtw_path, table_path
+from morris.index import Hasher
+from morris.position import Position
+from morris.progress import Reporter
+from morris.schedule import solve
+from morris.subspaces import Subspace
+from morris.tablebase import open_tablebase
+from morris.variants import get_variant
+
+QUIET = Reporter(quiet=True)
+
+
+@pytest.fixture(scope="module")
+def dtw_db(tmp_path_factory):
+    """Six Men's Morris up to 4 a side, with and without flying, values and dtw files."""
+    out = tmp_path_factory.mktemp("dtw")
+    for fly in (False, True):
+        solve(out, get_variant("six", flying=fly), max_pieces=4, reporter=QUIET, dtw=True)
+    return out
+
+
+@pytest.mark.parametrize("flying", [False, True])
+def test_dtw_agrees_with_the_definition_on_every_position(dtw_db, graphs, flying):
+    """Every raw position of Six Men's Morris up to 4-4 (1,861,860): the value and the dtw in
+    the files against naive.dtw_by_horizon (win/loss within h plies, over the whole move graph
+    with removals as plain edges, no symmetry)."""
+    v = get_variant("six", flying=flying)
+    keys = graphs[flying][0]
+    value, ref = naive.dtw_by_horizon(graphs[flying])
+    h = Hasher(v.board)
+    planes = {}
+    for (m, o) in [(3, 3), (4, 3), (3, 4), (4, 4)]:
+        s = Subspace(m, o)
+        with TableFile(table_path(dtw_db, v, s)) as tf, TableFile(dtw_path(dtw_db, v, s)) as tw:
+            planes[(m, o)] = (tf.values_all(), tw.distance_all("dtw"))
+    movers = np.array([k[0] for k in keys], dtype=np.int64)
+    opps = np.array([k[1] for k in keys], dtype=np.int64)
+    mc = np.array([k[0].bit_count() for k in keys])
+    oc = np.array([k[1].bit_count() for k in keys])
+    mismatches = 0
+    for (m, o), (vals, dtw) in planes.items():
+        sel = (mc == m) & (oc == o)
+        slots = h.index_batch(movers[sel], opps[sel])
+        code = vals[slots]
+        want_code = np.select([value[sel] == 1, value[sel] == -1], [1, 2], 0)
+        got = np.where(code == 0, -1, dtw[slots].astype(np.int64))
+        mismatches += int(((code != want_code) | (got != ref[sel])).sum())
+        with TableFile(dtw_path(dtw_db, v, Subspace(m, o))) as tw:  # the header's longest ones
+            for name, c in (("win", 1), ("loss", -1)):
+                longest = int(ref[sel][value[sel] == c].max(initial=0))
+                assert tw.header[f"max_{name}_dtw"] == longest
+                slot = tw.header[f"max_{name}_dtw_slot"]
+                assert vals[slot] == (1 if c == 1 else 2) and dtw[slot] == longest
+    assert mismatches == 0
+    assert ref.max() >= 13  # the comparison covers long games too
+
+
+def test_the_bot_ends_a_won_game_in_its_dtw(dtw_db):
+    """From random won and lost positions, both sides playing the perfect player, the game lasts
+    exactly the start's dtw (the winner hurries, the loser delays), and the line says so."""
+    from morris.bot import perfect_line
+
+    v = get_variant("six")
+    rng = random.Random(5)
+    checked = 0
+    with open_tablebase(dtw_db, shipped=False) as tb:
+        h = Hasher(v.board)
+        for _ in range(400):
+            s = Subspace(rng.choice([3, 4]), rng.choice([3, 4]))
+            mover, opp, used = h.unindex_py(s, rng.randrange(h.slots(s)), h.anchor_reps(s.o))
+            if not used:
+                continue
+            pos = Position.from_masks(v, mover, opp, 0)
+            d = tb.probe_dtw(pos)
+            if d is None or pos.outcome() is not None:
+                continue
+            steps, end = perfect_line(tb, pos, seed=checked)
+            assert len(steps) == d, (pos.to_compact(), d, len(steps), end)
+            assert [st.dtw for st in steps] == list(range(d, 0, -1))
+            checked += 1
+    assert checked > 100
+
+
+def test_moves_carry_dtw_and_the_best_one_is_the_positions(dtw_db):
+    v = get_variant("six")
+    rng = random.Random(3)
+    with open_tablebase(dtw_db, shipped=False) as tb:
+        h = Hasher(v.board)
+        seen = 0
+        for _ in range(300):
+            s = Subspace(4, rng.choice([3, 4]))
+            mover, opp, used = h.unindex_py(s, rng.randrange(h.slots(s)), h.anchor_reps(s.o))
+            if not used:
+                continue
+            a = tb.analyze(Position.from_masks(v, mover, opp, 0))
+            if a.value == "draw":
+                assert a.dtw is None and all(m.dtw is None for m in a.moves if m.value == "draw")
+                continue
+            seen += 1
+            decided = [m.dtw for m in a.moves if m.value == a.value]
+            assert a.dtw == (min(decided) if a.value == "win" else max(decided))
+            for m in a.moves:
+                if m.value != "draw":
+                    assert m.dtw == tb.probe_dtw(a.position.play(m.move)) + 1
+        assert seen > 50
+
+
+def test_query_line_and_json_show_dtw(dtw_db):
+    r = CliRunner().invoke(cli, ["query", "--db", str(dtw_db), "--variant", "six", "a1,d1,g1,b2/a7,d7,b6 b"])
+    assert r.exit_code == 0, r.output
+    assert r.output.startswith("a1,b2,d1,g1/a7,b6,d7 b: loss in 4 plies (next removal in 4) for black")
+    r = CliRunner().invoke(cli, ["query", "--db", str(dtw_db), "--variant", "six", "--json",
+                                 "a1,d1,g1,b2/a7,d7,b6 b"])
+    obj = json.loads(r.output)
+    assert obj["dtw"] == 4 and all("dtw" in m for m in obj["moves"])
+    r = CliRunner().invoke(cli, ["line", "--db", str(dtw_db), "--variant", "six", "--json",
+                                 "a1,d1,g1,b2/a7,d7,b6 b"])
+    line = json.loads(r.output)
+    assert [m["dtw"] for m in line["moves"]] == [4, 3, 2, 1] and line["end"].startswith("1-0")
+
+
+def test_asking_for_dtw_without_dtw_files_says_how_to_add_them(tmp_path):
+    from morris.advice import error_line
+
+    v = get_variant("six")
+    solve(tmp_path, v, max_pieces=3, reporter=QUIET)
+    with open_tablebase(tmp_path, shipped=False) as tb:
+        pos = Position.parse("a1,d1,g1/a7,d7,b6 w", v)
+        assert tb.analyze(pos).dtw is None  # values only: no dtw, no error
+        with pytest.raises(MissingDtwError) as info:
+            tb.probe_dtw(pos)
+    line = error_line(info.value, tmp_path)
+    assert "no dtw file" in line and f"morris solve --out {tmp_path} --variant six --dtw 3-3" in line
+    with pytest.raises(UsageError, match="without a no-removal limit"):
+        solve(tmp_path, get_variant("six", no_removal_limit=8), max_pieces=3, reporter=QUIET, dtw=True)
+    with pytest.raises(UsageError, match="movement phase so far"):
+        solve(tmp_path, v, phase="all", reporter=QUIET, dtw=True)
+
+
+def test_verify_catches_a_wrong_dtw_with_a_valid_checksum(dtw_db, tmp_path):
+    import shutil
+
+    v = get_variant("six")
+    db = tmp_path / "db"
+    shutil.copytree(dtw_db / "six-nofly", db / "six-nofly")
+    path = dtw_path(db, v, Subspace(4, 3))
+    with TableFile(path) as tf:
+        header, dtw = dict(tf.header), tf.distance_all("dtw").copy()
+        anchors = np.array(list(tf.anchors), dtype=np.uint32)
+    i = int(np.flatnonzero(dtw > 2)[7])
+    dtw[i] += 2  # still a possible distance, just not this position's
+    for k in ("sections", "file_size", "slots", "anchor_fence"):
+        header.pop(k)
+    write_distance_table(path, header, "dtw", dtw, anchors)
+    r = CliRunner().invoke(cli, ["verify", "--db", str(db), "--quiet"])
+    assert r.exit_code == 1
+    assert f"FAIL {path}: 1 of" in r.output and f"slot {i}" in r.output
