@@ -40,12 +40,18 @@ class Choice:
     rule: str
     analysis: Analysis
 
+    @property
+    def dtw(self) -> int | None:
+        """The chosen move's plies to the end of the game, where dtw files hold it."""
+        return next((m.dtw for m in self.analysis.moves if m.move == self.move), None)
+
     def to_json(self, notation="compact"):
         return {
             "position": self.analysis.position.to_fen() if notation == "fen" else self.analysis.position.to_compact(),
             "move": str(self.move),
             "value": self.value,
             "dtc": self.dtc,
+            "dtw": self.dtw,
             "rule": self.rule,
         }
 
@@ -54,7 +60,8 @@ def bestmove_json(choice: Choice | None, position: str) -> dict:
     """The object of ``morris bestmove --json`` and ``/api/bestmove``, echoing ``position`` as
     given (``choice`` None: the game is over)."""
     if choice is None:
-        return {"position": position, "move": None, "value": None, "dtc": None, "rule": "the game is over"}
+        return {"position": position, "move": None, "value": None, "dtc": None, "dtw": None,
+                "rule": "the game is over"}
     obj = choice.to_json()
     obj["position"] = position
     return obj

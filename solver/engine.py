@@ -217,20 +217,20 @@ class Engine:
 
             best = next(m for m in choice.analysis.moves if fits(m.move))  # sorted best first
             left = [r for r in best.move.removes if not removed >> pos.board.index[r] & 1]
-            self._score(pos, best.value, best.dtc)
+            self._score(pos, best.value, best.dtc, best.dtw)
             self.send(f"bestmove x{left[0]}")
             return
-        self._score(pos, choice.value, choice.dtc)
+        self._score(pos, choice.value, choice.dtc, choice.dtw)
         mv = choice.move
         head = mv.to if mv.frm is None else f"{mv.frm}-{mv.to}"
         self.send(f"info string {choice.rule}; full turn {mv}")
         self.send(f"bestmove {head}")
 
-    def _score(self, pos, value, dtc):
+    def _score(self, pos, value, dtc, dtw=None):
         cp = 0 if value == "draw" else (1000 - (dtc or 0)) * (1 if value == "win" else -1)
         if pos.turn != WHITE:
             cp = -cp
-        extra = "" if dtc is None else f" dtc {dtc}"
+        extra = ("" if dtc is None else f" dtc {dtc}") + ("" if dtw is None else f" dtw {dtw}")
         self.send(f"info depth 0 score cp {cp} string {value}{extra}")
 
 

@@ -66,12 +66,14 @@ def _plies(n):
     return f"{n} pl{'y' if n == 1 else 'ies'}"
 
 
-def _describe(value, dtc, placement):
+def _describe(value, dtc, placement, dtw=None):
     if value == "draw":
         return "draw"
     if dtc is None:
         return value
     until = "to the next removal or the end of placement" if placement else "to the next removal"
+    if dtw is not None:
+        return f"{value} in {_plies(dtw)} to the end of the game ({_plies(dtc)} {until})"
     return f"{value} in {_plies(dtc)} {until}" if dtc else value
 
 
@@ -182,6 +184,8 @@ def _moves_html(params: dict, pos, analysis, moves_data: list) -> list:
         body.append(f'<h3 class="{key or ""}">{titles[key]} ({len(groups[key])})</h3><ul>')
         for mi, href in groups[key]:
             dist = "" if mi.dtc is None else f" <small>{mi.dtc}</small>"
+            if mi.dtw is not None:
+                dist = f" <small>{mi.dtw} plies ({mi.dtc} to a removal)</small>"
             body.append(f'<li><a class="move {mi.value or ""}" data-move="{escape(str(mi.move))}" '
                         f'data-value="{mi.value or ""}" href="{escape(href)}">{escape(str(mi.move))}</a>{dist}</li>')
         body.append("</ul>")
@@ -235,9 +239,10 @@ def explorer_page(tb, params: dict) -> tuple[str, int]:
             word = RESULT_WORDS[over]
             body.append(f'<p class="value {over}" id="value" data-value="{over}">Game over: {side} to move has {word}</p>')
         elif analysis is not None:
-            desc = _describe(analysis.value, analysis.dtc, pos.in_placement)
+            desc = _describe(analysis.value, analysis.dtc, pos.in_placement, analysis.dtw)
             body.append(f'<p class="value {analysis.value}" id="value" data-value="{analysis.value}" '
-                        f'data-dtc="{"" if analysis.dtc is None else analysis.dtc}">{side.capitalize()} to move: {escape(desc)}</p>')
+                        f'data-dtc="{"" if analysis.dtc is None else analysis.dtc}" '
+                        f'data-dtw="{"" if analysis.dtw is None else analysis.dtw}">{side.capitalize()} to move: {escape(desc)}</p>')
         body.append(f'<p><code id="compact">{escape(compact)}</code></p>')
         body += _moves_html(params, pos, analysis, moves_data)
         text = compact

@@ -240,6 +240,51 @@ class MovementDtw(Job):
         return positions
 
 
+@dataclass(frozen=True)
+class PlacementDtw(Job):
+    """The dtw file of one placement subspace, from its values and the dtw files of the
+    subspaces its moves lead to (placement.evaluate_dtw)."""
+
+    order = 3
+
+    @property
+    def name(self) -> str:
+        return f"{self.sub.name} dtw"
+
+    def inputs(self, variant) -> list[Job]:
+        out = [PlacementSubspace(self.sub)]
+        for c in self.input_subspaces(variant):
+            j = PlacementDtw(c) if c.placement else MovementDtw(pair_key(c))
+            if j not in out:
+                out.append(j)
+        return out
+
+    def input_subspaces(self, variant) -> list[Subspace]:
+        return placement_inputs(self.sub, variant.rules.double_mill_removes)
+
+    def done(self, out, variant) -> bool:
+        return check_file(dtw_path(out, variant, self.sub)) is None
+
+    def run(self, out, variant, reporter=None, hasher=None) -> int:
+        from .placement import evaluate_dtw
+
+        hasher = hasher or Hasher(variant.board)
+        s = self.sub
+        values = read_planes(table_path(out, variant, s), with_dtc=False)[0]
+        children = {}
+        for c in self.input_subspaces(variant):
+            with TableFile(dtw_path(out, variant, c)) as tf:
+                children[c] = (read_planes(table_path(out, variant, c), with_dtc=False)[0],
+                               tf.distance_all("dtw"))
+        plane = evaluate_dtw(variant, s, values, children, hasher, reporter)
+        del children
+        vals = values.copy()
+        vals[~hasher.used_mask(s)] = UNUSED
+        hdr = dtw_header(variant, s, hasher, vals, plane)
+        write_distance_table(dtw_path(out, variant, s), hdr, "dtw", plane, hasher.anchor_reps(s.o))
+        return count_positions(variant.board, s.m, s.o)
+
+
 def job_for(sub: Subspace) -> Job:
     """The job that writes the file of ``sub``."""
     return PlacementSubspace(sub) if sub.placement else MovementPair(pair_key(sub))

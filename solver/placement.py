@@ -84,3 +84,41 @@ def evaluate(variant, sub: Subspace, planes: dict, hasher: Hasher, reporter=None
     dtc = out >> 2
     out &= 3
     return out, dtc
+
+
+def evaluate_dtw(variant, sub: Subspace, values, children: dict, hasher: Hasher, reporter=None):
+    """The dtw plane (uint16) of a placement subspace from its value plane and, for every child
+    subspace it reads, ``children[child] = (values, dtw)`` (kernels/dtw.placement_dtw)."""
+    from .kernels.dtw import placement_dtw
+
+    rep = reporter or Reporter(quiet=True)
+    dm = variant.rules.double_mill_removes
+    kids = placement_children(sub, dm)
+    cinfo = np.full((3, 4), -1, dtype=np.int64)
+    arrays = []
+    sizes = {sub.o}
+    empty8, empty16 = np.zeros(0, np.uint8), np.zeros(0, np.uint16)
+    for k in range(3):
+        if k in kids and reads_file(*kids[k]):
+            c = kids[k][0]
+            cinfo[k] = (c.m, c.o, c.hm, c.ho)
+            sizes.add(c.o)
+            v, d = children[c]
+            arrays += [v, np.ascontiguousarray(d, dtype=np.uint16)]
+        else:
+            arrays += [empty8, empty16]
+    Ob = hasher.orbits(sizes)
+    slots = hasher.slots(sub)
+    out = np.zeros(slots, dtype=np.uint16)
+    errors = np.zeros(64, dtype=np.int64)
+    step = 1 << 22
+    with rep.bar(total=slots, desc=f"{sub} dtw", unit="pos") as bar:
+        for lo in range(0, slots, step):
+            hi = min(slots, lo + step)
+            placement_dtw(hasher.tables, Ob, variant.rules.flying, dm, sub.m, sub.o, sub.hm, sub.ho,
+                          lo, hi, values, cinfo, *arrays, out, errors)
+            bar.update(hi - lo)
+    if errors.any():
+        raise RuntimeError(f"{sub}: {int(errors.sum())} positions contradict their values or "
+                           f"their children's subspaces")
+    return out

@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from .fileformat import remove_stale_temporaries
 from .folders import ruleset_dir
 from .errors import ResourceError, UsageError
-from .jobs import Job, MovementDtw, PlacementSubspace, job_for
+from .jobs import Job, MovementDtw, PlacementDtw, PlacementSubspace, job_for
 from .progress import Reporter
 from .subspaces import (check_movement, pair_key, check_placement, movement_subspaces,
                         placement_closure, placement_subspaces)
@@ -44,6 +44,7 @@ def job_graph(variant, targets=None, max_pieces=None, phase="movement", dtw=Fals
     wanted = [job_for(t) for t in targets if not t.placement] + [PlacementSubspace(s) for s in place]
     if dtw:
         wanted += [MovementDtw(pair_key(t)) for t in targets if not t.placement]
+        wanted += [PlacementDtw(s) for s in place]
     jobs, deps, seen = [], {}, set()
 
     def visit(job):
@@ -66,14 +67,11 @@ RATES = {"movement": (2.0e6, 2.28 / 8), "placement": (2.5e6, 1.80 / 8)}
 
 
 def check_dtw(variant, phase, targets) -> None:
-    """Refuse dtw where it is not defined or not built: under a no-removal limit (dtw is the
-    distance of play without a counter), and for placement subspaces (not yet)."""
+    """Refuse dtw where it is not defined: under a no-removal limit (dtw is the distance of play
+    without a counter)."""
     if variant.limited:
         raise UsageError("--dtw: the distance to the end of the game is defined without a "
                          "no-removal limit; solve the rules without it")
-    if phase != "movement" or any(t.placement for t in targets):
-        raise UsageError("--dtw is built for the movement phase so far (placement dtw is not "
-                         "computed yet): give --phase movement or movement subspaces")
 
 
 def estimate(variant, jobs, cores: int = 2) -> tuple[float, float]:

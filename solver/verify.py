@@ -86,8 +86,10 @@ def verify(root: str, reporter: Reporter | None = None, forward: bool = True,
         if fr.path not in headers:
             continue
         header = headers[fr.path]
-        if header.get("kind") == "dtw":
+        if header.get("kind") == "dtw" and header["phase"] == "movement":
             _verify_movement(fr, header, os.path.dirname(fr.path), rep, sample, dtw=True)
+        elif header.get("kind") == "dtw":
+            _verify_placement(fr, header, os.path.dirname(fr.path), rep, sample, dtw=True)
         elif header["phase"] != "movement":
             _verify_placement(fr, header, os.path.dirname(fr.path), rep, sample)
         else:
@@ -226,7 +228,7 @@ def slot_parts(slots: int, sample: int | None, step: int = 1 << 22, seed: int = 
         yield chosen[lo:lo + step]
 
 
-def _verify_placement(fr: FileReport, header, directory, rep, sample=None):
+def _verify_placement(fr: FileReport, header, directory, rep, sample=None, dtw=False):
     """Recompute a placement file from its children's files with kernels/verify.check_placement
     (code that shares nothing with the sweep that wrote it) and compare."""
     from .kernels.verify import check_placement
@@ -240,21 +242,28 @@ def _verify_placement(fr: FileReport, header, directory, rep, sample=None):
     arrays = []
     sizes = {sub.o}
     empty = np.zeros(0, np.uint8)
+    def dtw_of(s):
+        with TableFile(dtw_in(directory, s)) as tf:
+            return tf.distance_all("dtw")
+
     try:
         for k in range(3):
             if k in kids and reads_file(*kids[k]):
                 c = kids[k][0]
-                p = table_in(directory, c)
-                if check_file(p) is not None:
-                    fr.skipped = f"needs {c}, which is missing or damaged"
-                    return
+                for p in [table_in(directory, c)] + ([dtw_in(directory, c)] if dtw else []):
+                    if check_file(p) is not None:
+                        fr.skipped = f"needs {os.path.basename(p)}, which is missing or damaged"
+                        return
                 cinfo[k] = (c.m, c.o, c.hm, c.ho)
                 sizes.add(c.o)
-                v, d = read_planes(p, with_dtc=c.placement)
-                arrays += [v, empty if d is None else d]
+                v, d = read_planes(table_in(directory, c), with_dtc=c.placement and not dtw)
+                arrays += [v, dtw_of(c) if dtw else (empty if d is None else d)]
             else:
                 arrays += [empty, empty]
-        vals, dtc = read_planes(fr.path)
+        if dtw:
+            vals, dtc = read_planes(table_in(directory, sub), with_dtc=False)[0], dtw_of(sub)
+        else:
+            vals, dtc = read_planes(fr.path)
     except CorruptDatabaseError as exc:
         fr.checksum = str(exc)
         return
@@ -265,6 +274,6 @@ def _verify_placement(fr: FileReport, header, directory, rep, sample=None):
 
     def check(part, bad, first):
         check_placement(T, Ob, flying, dm, sub.m, sub.o, sub.hm, sub.ho, part, vals, dtc, cinfo,
-                        *arrays, bad, first)
+                        *arrays, bad, first, dtw)
 
     _run_check(fr, header, sub, h, len(vals), sample, rep, check)

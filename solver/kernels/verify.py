@@ -121,13 +121,15 @@ def check_movement(T, Ob, flying, m, o, vals, dtc, sib_vals, sib_dtc, child_vals
 
 @njit(parallel=True, **_NJ)
 def check_placement(T, Ob, flying, dm, m, o, hm, ho, slots, vals, dtc, cinfo, v0, d0, v1, d1, v2, d2,
-                    bad_count, bad_first):
+                    bad_count, bad_first, dtw):
     """Check the placement slots ``slots`` of subspace (m, o, hm, ho) the plain way, in slot
     order, sharing nothing with the sweep's evaluation (kernels/placement.py): the generic turn
     generator, each child made by ``apply_turn``, its slot by ``index_one``, its value and
     distance read from unpacked planes (``v_k``/``d_k``: the child after a turn removing k
     pieces; ``cinfo[k]`` = its (mover, opponent, mover's hand, opponent's hand) as seen there).
-    A child whose counts are not ``cinfo[k]`` counts as a mismatch."""
+    A child whose counts are not ``cinfo[k]`` counts as a mismatch. ``dtw``: the distances are
+    dtw (``dtc`` and every ``d_k`` dtw planes): every move counts 1 + its child's distance,
+    where for dtc a removal or the end of placement counts 1."""
     nchunk = bad_count.shape[0]
     span = slots.shape[0]
     for c in prange(nchunk):
@@ -171,7 +173,7 @@ def check_placement(T, Ob, flying, dm, m, o, hm, ho, slots, vals, dtc, cinfo, v0
                     else:
                         v = np.int64(v2[j])
                         d = np.int64(d2[j]) if d2.shape[0] else np.int64(0)
-                dist = 1 if (k > 0 or moved) else d + 1
+                dist = d + 1 if dtw or not (k > 0 or moved) else 1
                 if sw:  # the child's value is the other side's
                     v = LOSS if v == WIN else (WIN if v == LOSS else v)
                 if v == WIN:
