@@ -228,8 +228,9 @@ def solve_pair_dtw(variant, top: Subspace, values: dict, children: dict,
     for p, sub in enumerate(pair.parts):
         vals[pair.offs[p]: pair.offs[p] + pair.slots[p]] = values[sub]
     sched = count_exits(variant, hasher, top, pair, vals, children, rep)
-    propagate_dtw(variant, hasher, top, pair, vals, sched, rep)
-    return finish_dtw(pair, vals)
+    del vals, children  # the state array says what is won (kernels/dtw.WINFLAG)
+    propagate_dtw(variant, hasher, top, pair, sched, rep)
+    return finish_dtw(pair)
 
 
 def count_exits(variant, hasher: Hasher, top: Subspace, pair: PairLayout, vals, children, rep):
@@ -258,7 +259,7 @@ def count_exits(variant, hasher: Hasher, top: Subspace, pair: PairLayout, vals, 
     return sched
 
 
-def propagate_dtw(variant, hasher: Hasher, top: Subspace, pair: PairLayout, vals, sched, rep) -> int:
+def propagate_dtw(variant, hasher: Hasher, top: Subspace, pair: PairLayout, sched, rep) -> int:
     """Phase 2: levels d = 0, 1, ...: promote the positions whose exit level is d, then emit
     the predecessors of everything decided at d and apply them; until no level is left."""
     from .kernels import dtw as K
@@ -285,7 +286,7 @@ def propagate_dtw(variant, hasher: Hasher, top: Subspace, pair: PairLayout, vals
     with rep.bar(desc=f"{pair.name} dtw", unit="level") as bar:
         while d <= top_level or flags.any():
             if d <= top_level:
-                K.promote(pair.st, vals, sched, d, sflags[d], flags)
+                K.promote(pair.st, sched, d, sflags[d], flags)
             nxt = np.zeros(nblocks, dtype=np.uint8)
             if flags.any():
                 flags_next[:] = 0
@@ -295,7 +296,7 @@ def propagate_dtw(variant, hasher: Hasher, top: Subspace, pair: PairLayout, vals
                 while (task_blk < nblocks).any():
                     R.emit(T, Ob, variant.rules.flying, pair.table, len(pair.parts), pair.st, d,
                            flags, task_blk, task_slot, buf, buf_n, errors)
-                    K.apply_dtw(pair.st, vals, sched, d, buf, buf_n, flags_next, newly, errors)
+                    K.apply_dtw(pair.st, sched, d, buf, buf_n, flags_next, newly, errors)
                 nxt = flags_next.any(axis=0).astype(np.uint8)
             flags = nxt
             d += 1
@@ -307,13 +308,13 @@ def propagate_dtw(variant, hasher: Hasher, top: Subspace, pair: PairLayout, vals
     return d
 
 
-def finish_dtw(pair: PairLayout, vals) -> dict:
-    """Phase 3: {subspace: dtw plane}; every won and lost position must have one."""
+def finish_dtw(pair: PairLayout) -> dict:
+    """Phase 3: {subspace: dtw plane}; every won and lost position must have one (draws and
+    unused slots were marked 3, so a slot left at code 0 is one that got none)."""
     st = pair.st
-    code = (st & 3).astype(np.uint8)
-    decided = ((vals == 1) | (vals == 2)) & (code != 3)  # (unused slots were marked 3)
-    missing = decided & (code != vals)
-    if missing.any():
-        raise RuntimeError(f"{pair.name}: {int(missing.sum())} won or lost positions got no dtw")
-    dtw = np.where(decided, st >> 2, 0).astype(np.uint16)
+    code = st & 3
+    missing = int((code == 0).sum())
+    if missing:
+        raise RuntimeError(f"{pair.name}: {missing} won or lost positions got no dtw")
+    dtw = np.where(code != 3, st >> 2, 0).astype(np.uint16)
     return {sub: dtw[pair.offs[p]: pair.offs[p] + pair.slots[p]] for p, sub in enumerate(pair.parts)}

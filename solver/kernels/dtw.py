@@ -9,15 +9,17 @@ treats every removal as level 1.
 The pass runs the same level loop as the dtc retrograde, over the same state array ``st`` and
 with the same predecessor generator (``retro.emit``), with three differences:
 
-- draws are marked UNUSED (they have no dtw and are never touched), since the values are known;
+- draws are marked UNUSED (they have no dtw and are never touched), since the values are known,
+  and an undecided won position carries ``WINFLAG``, so the value plane is not needed after the
+  count;
 - ``count_dtw`` records per position its exit level in ``exits`` (wins: the least, losses: the
   largest; ``NONE`` where there is none) and counts the non-removal moves of lost positions;
 - level d first *promotes* the positions whose exit level is d and that are still undecided (a
   win whose exit is its best line; a loss whose every non-removal move is known already), then
   emits and applies as usual, except that a loss whose count runs out at level d is decided at
   ``max(d + 1, exit level)``: at d + 1 when no exit is longer, else by the promotion at its exit
-  level. ``apply_dtw`` reads the known values: an entry from a lost position (w = 0) only ever
-  targets a win, one from a won position only a loss's count.
+  level. An entry from a lost position (w = 0) only ever targets a win, one from a won position
+  only a loss's count (``WINFLAG`` tells them apart).
 
 ``sflags[level, block]`` says which blocks hold exit levels equal to ``level`` (so a promotion
 reads only those blocks).
@@ -38,6 +40,8 @@ _NJ = dict(cache=True, nogil=True)
 
 #: no exit level
 NONE = 0xFFFF
+#: an undecided won position (the bit above the count): the pass needs the values no longer
+WINFLAG = 1 << 9
 
 
 @njit(parallel=True, **_NJ)
@@ -98,7 +102,7 @@ def count_dtw(T, Ob, flying, m, o, off, slots, vals, st, exits, child_vals, chil
                         if level > worst:
                             worst = level
             if v == WIN:
-                st[g] = 0
+                st[g] = WINFLAG
                 exits[g] = best_win
                 if best_win == NONE and nonrem == 0:
                     errors[bi % errors.shape[0]] += 1  # a win with no way to win
@@ -126,7 +130,7 @@ def sched_flags(exits, nblocks, out):
 
 
 @njit(parallel=True, **_NJ)
-def promote(st, vals, exits, d, sflags_d, flags):
+def promote(st, exits, d, sflags_d, flags):
     """Decide at level ``d`` the undecided positions whose exit level is d: a win, or a loss
     whose every non-removal move is decided (count 0). ``flags`` gets the blocks touched."""
     nblocks = sflags_d.shape[0]
@@ -140,7 +144,7 @@ def promote(st, vals, exits, d, sflags_d, flags):
             v = np.int64(st[g])
             if v & 3:
                 continue
-            if vals[g] == WIN:
+            if v & WINFLAG:
                 st[g] = np.uint16((d << 2) | WIN)
                 hit = True
             elif (v >> 2) == 0:
@@ -151,7 +155,7 @@ def promote(st, vals, exits, d, sflags_d, flags):
 
 
 @njit(parallel=True, **_NJ)
-def apply_dtw(st, vals, exits, d, buf, buf_n, flags_next, newly, errors):
+def apply_dtw(st, exits, d, buf, buf_n, flags_next, newly, errors):
     """The entries ``retro.emit`` made for level ``d``: owner t updates the slots g with
     (g >> 12) % nown == t."""
     nown = flags_next.shape[0]
@@ -177,13 +181,13 @@ def apply_dtw(st, vals, exits, d, buf, buf_n, flags_next, newly, errors):
                     continue  # decided, a draw, or unused
                 w = x & 255
                 if w == 0:  # a move into a position lost at d
-                    if vals[g] == WIN:
+                    if v & WINFLAG:
                         st[g] = win
                         flags_next[t, g // BLOCK] = 1
                         c += 1
                     else:
                         bad += 1
-                elif vals[g] == LOSS:
+                elif not (v & WINFLAG):
                     left = ((v >> 2) & COUNT_MAX) - w
                     if left < 0:
                         bad += 1
