@@ -17,7 +17,7 @@ from morris.advice import error_line
 from morris.errors import MorrisError, UsageError
 from morris.position import Position
 
-from .options import (Dir, MorrisGroup, Number, OutFile, ask_line, db_option, echo_lines, lookup_db_option,
+from .options import (Dir, MorrisGroup, Number, OutFile, db_option, echo_lines, lookup_db_option,
                       make_variant, open_lookup, quiet_option, say_search,
                       search_option, seed_option, variant_options)
 
@@ -267,46 +267,6 @@ def bestmove(position, db, as_json, seed, use_search, **kw):
 
 
 @cli.command()
-@click.argument("position")
-@lookup_db_option
-@click.option("--json", "as_json", is_flag=True, help="One JSON object: the moves and how it ends.")
-@seed_option
-@variant_options
-def line(position, db, as_json, seed, **kw):
-    """The perfect-play line from POSITION to the end of the game (a draw: to a threefold
-    repetition), one move per line with its value, dtw and dtc for the side playing it."""
-    from morris.bot import perfect_line
-
-    pos = Position.parse(position, make_variant(kw))
-    with open_lookup(db) as tb:
-        steps, end = perfect_line(tb, pos, seed or 0)
-    echo_lines([reports.line_json(position, steps, end)] if as_json else reports.line_lines(steps, end))
-
-
-@cli.command()
-@click.argument("position", required=False, default="start")
-@lookup_db_option
-@click.option("--as", "side", type=click.Choice(["white", "black"]), default="white", show_default=True,
-              help="The side you play.")
-@seed_option
-@search_option
-@variant_options
-def play(position, db, side, seed, use_search, **kw):
-    """Play against the perfect player in the terminal.
-
-    Type moves as tokens (d2, d2-d3, g1xd2); a move that closes a mill asks which piece to
-    remove when you leave the removal out. 'moves' lists the legal moves, 'quit' ends."""
-    from morris.console import ConsoleGame
-    from morris.game import Game
-    from morris.position import COLOR_NAMES
-
-    game = Game(Position.parse(position, make_variant(kw)))
-    with open_lookup(db, use_search) as tb:
-        status = ConsoleGame(game, tb, COLOR_NAMES.index(side), seed, ask=ask_line, say=click.echo).run()
-    sys.exit(status)
-
-
-@cli.command()
 @click.option("--db", type=Dir(exists=False), default=None, help="Database directory.")
 @search_option
 @variant_options
@@ -334,6 +294,12 @@ def serve(db, host, port, quiet):
         run(db, host, port, quiet=quiet, ready=ready)
     except KeyboardInterrupt:
         pass
+
+
+from .games import line, match, play  # noqa: E402 (commands of their own file)
+
+for command in (line, play, match):
+    cli.add_command(command)
 
 
 def main(argv=None):

@@ -21,9 +21,11 @@ class ConsoleGame:
     the person quit; when the bot could not go on, the status of its error (errors.py: 3 for
     a position outside the databases)."""
 
-    def __init__(self, game: Game, tb, human: int, seed=None, *, ask, say):
+    def __init__(self, game: Game, tb, human: int, seed=None, *, ask, say, opponent=None):
         self.game, self.tb, self.human = game, tb, human
         self.bot = PerfectPlayer(tb, seed)
+        #: a weaker bot (players.py), or None for the perfect player
+        self.opponent = opponent
         self.ask, self.say = ask, say
         self.status = 0
 
@@ -83,6 +85,16 @@ class ConsoleGame:
 
     def bot_turn(self) -> bool:
         """The bot's move; False when it cannot go on (said why)."""
+        if self.opponent is not None:
+            try:
+                move = self.opponent.choose(self.game.position)
+            except MorrisError as exc:
+                self.say(f"{type(exc).__name__}: {exc}")
+                self.status = exc.exit_status
+                return False
+            self.say(f"bot plays {move}")
+            self.game.push(move)
+            return True
         try:
             choice = self.bot.choose(self.game.position)
         except MorrisError as exc:

@@ -47,6 +47,8 @@ class Engine:
         self.overrides = {f: getattr(self.variant.rules, f) for f in ("flying", "double_mill_removes")
                           if base is None or getattr(base.rules, f) != getattr(self.variant.rules, f)}
         self.seed = None
+        #: the player that moves (players.py): "perfect", or a weaker one for practice
+        self.strength = "perfect"
         self.tb = None
         self._reset()
 
@@ -87,6 +89,7 @@ class Engine:
                 self.send(f"option name NoRemovalLimit type spin default {r.no_removal_limit or 0} min 0 max 10000")
                 self.send(f"option name EndgameNoRemovalLimit type spin default {r.endgame_no_removal_limit or 0} "
                           f"min 0 max 10000")
+                self.send(f"option name Strength type string default {self.strength}")
                 self.send("uciok")
             elif cmd == "isready":
                 self.send("readyok")
@@ -138,6 +141,12 @@ class Engine:
             self.variant = Variant(self.variant.name, self.variant.board, changed)
             self.player = None
             self._reset()
+        elif name == "strength":
+            from .players import make_player
+
+            make_player(value, None, self.variant)  # a bad name is refused here
+            self.strength = value
+            self.player = None
         elif name in ("databasepath", "perfectdatabasepath"):
             if value and not os.path.isdir(value):  # refused here, the old path kept
                 raise UsageError(f"{name}: {value} is not a directory (the database path "
@@ -202,6 +211,8 @@ class Engine:
             self.send("info string threefold repetition")
             self.send("bestmove draw")
             return
+        if self.strength != "perfect":
+            return self._go_weaker(pos)
         choice = self._player().choose(pos)
         a = choice.analysis
         if a.source == "search":
@@ -225,6 +236,24 @@ class Engine:
         head = mv.to if mv.frm is None else f"{mv.frm}-{mv.to}"
         self.send(f"info string {choice.rule}; full turn {mv}")
         self.send(f"bestmove {head}")
+
+    def _go_weaker(self, pos):
+        """The move of a weaker player (``setoption name Strength``): its turn, or the removal
+        that completes the turn the GUI played for it."""
+        from .players import make_player
+
+        if self.pending is not None and getattr(self, "_planned", None) is not None:
+            frm, to, removed = self.pending
+            left = [r for r in self._planned.removes if not removed >> pos.board.index[r] & 1]
+            if left and pos.turn_of_move(self._planned)[:2] == (frm, to):
+                self.send(f"bestmove x{left[0]}")
+                return
+        if self.tb is None:
+            self._player()
+        mv = make_player(self.strength, self.tb, self.variant, self.seed).choose(pos)
+        self._planned = mv
+        self.send(f"info string {self.strength} player; full turn {mv}")
+        self.send(f"bestmove {mv.to if mv.frm is None else f'{mv.frm}-{mv.to}'}")
 
     def _score(self, pos, value, dtc, dtw=None):
         cp = 0 if value == "draw" else (1000 - (dtc or 0)) * (1 if value == "win" else -1)

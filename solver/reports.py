@@ -98,6 +98,15 @@ def line_json(position: str, steps, end) -> str:
     return json.dumps({"position": position, "moves": [s.to_json() for s in steps], "end": end})
 
 
+def match_lines(r) -> list[str]:
+    """``morris match``: A's results against B, with the 95% intervals."""
+    mean, lo, hi = r.score_interval()
+    p, plo, phi = r.wins_interval()
+    return [f"{r.a} against {r.b}: {r.games} games, {r.wins} won, {r.draws} drawn, {r.losses} lost",
+            f"score {mean:.3f} (95%: {lo:.3f} to {hi:.3f}); games won {100 * p:.1f}% "
+            f"(95%: {100 * plo:.1f}% to {100 * phi:.1f}%)"]
+
+
 def choice_line(choice) -> str:
     """``morris bestmove``'s line."""
     if choice is None:

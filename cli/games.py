@@ -1,0 +1,90 @@
+"""The commands that play games: ``line`` (the perfect-play line), ``play`` (against the perfect
+player, or a weaker one) and ``match`` (two players, many games)."""
+
+from __future__ import annotations
+
+import json
+import sys
+
+import click
+
+from morris import reports
+from morris.position import Position
+
+from .options import (Number, ask_line, echo_lines, lookup_db_option, make_variant, open_lookup,
+                      search_option, seed_option, variant_options)
+
+#: --opponent / --a / --b: the players of players.py
+PLAYERS = "perfect, random, epsilon:E (a random move with probability E) or search:D (alpha-beta, depth D)"
+
+
+@click.command()
+@click.argument("position")
+@lookup_db_option
+@click.option("--json", "as_json", is_flag=True, help="One JSON object: the moves and how it ends.")
+@seed_option
+@variant_options
+def line(position, db, as_json, seed, **kw):
+    """The perfect-play line from POSITION to the end of the game (a draw: to a threefold
+    repetition), one move per line with its value, dtw and dtc for the side playing it."""
+    from morris.bot import perfect_line
+
+    pos = Position.parse(position, make_variant(kw))
+    with open_lookup(db) as tb:
+        steps, end = perfect_line(tb, pos, seed or 0)
+    echo_lines([reports.line_json(position, steps, end)] if as_json else reports.line_lines(steps, end))
+
+
+@click.command()
+@click.argument("position", required=False, default="start")
+@lookup_db_option
+@click.option("--as", "side", type=click.Choice(["white", "black"]), default="white", show_default=True,
+              help="The side you play.")
+@click.option("--opponent", default="perfect", show_default=True, help=f"The bot: {PLAYERS}.")
+@seed_option
+@search_option
+@variant_options
+def play(position, db, side, opponent, seed, use_search, **kw):
+    """Play against the perfect player (or a weaker one: --opponent) in the terminal.
+
+    Type moves as tokens (d2, d2-d3, g1xd2); a move that closes a mill asks which piece to
+    remove when you leave the removal out. 'moves' lists the legal moves, 'quit' ends."""
+    from morris.console import ConsoleGame
+    from morris.game import Game
+    from morris.position import COLOR_NAMES
+
+    from morris.players import make_player
+
+    game = Game(Position.parse(position, make_variant(kw)))
+    with open_lookup(db, use_search) as tb:
+        bot = None if opponent == "perfect" else make_player(opponent, tb, game.start.variant, seed)
+        status = ConsoleGame(game, tb, COLOR_NAMES.index(side), seed, ask=ask_line, say=click.echo,
+                             opponent=bot).run()
+    sys.exit(status)
+
+
+@click.command()
+@click.option("--a", "a_spec", default="perfect", show_default=True, help=f"Player A: {PLAYERS}.")
+@click.option("--b", "b_spec", default="epsilon:0.05", show_default=True, help="Player B (the same choices).")
+@click.option("--games", type=Number(1, 100000), default=200, show_default=True,
+              help="Games, colours alternating (A is white in the first).")
+@click.option("--max-plies", type=Number(1, 100000), default=1000, show_default=True,
+              help="A game still going after this many plies counts as a draw.")
+@lookup_db_option
+@click.option("--json", "as_json", is_flag=True, help="One JSON object.")
+@seed_option
+@variant_options
+def match(a_spec, b_spec, games, max_plies, db, as_json, seed, **kw):
+    """Play A against B from the start; print A's wins, draws and losses, its score and the
+    95% interval."""
+    from morris.players import make_player, play_match
+
+    variant = make_variant(kw)
+    with open_lookup(db) as tb:
+        make_player(a_spec, tb, variant), make_player(b_spec, tb, variant)  # bad names: refused now
+        tb.prepare_search(variant)
+        r = play_match(lambda s: make_player(a_spec, tb, variant, s),
+                       lambda s: make_player(b_spec, tb, variant, s), games, Position.start(variant),
+                       seed or 0, max_plies)
+    r.a, r.b = a_spec, b_spec
+    echo_lines([json.dumps(r.to_json())] if as_json else reports.match_lines(r))

@@ -1,0 +1,109 @@
+"""Fallible opponents and matches: the searcher against a plain minimax, the epsilon player,
+the perfect player against them, the commands."""
+
+import json
+import math
+import random
+
+import pytest
+from click.testing import CliRunner
+
+from morris import rules
+from morris.cli.main import cli
+from morris.players import EpsilonPlayer, SearchPlayer, make_player, play_match
+from morris.position import Position
+from morris.tablebase import open_tablebase
+from morris.variants import get_variant
+
+SIX = get_variant("six")
+
+
+def plain_minimax(player, state, depth):
+    """The searcher's score without pruning: every move to ``depth``, the same evaluation."""
+    ts = rules.turns(SIX, *state)
+    end = rules.terminal(SIX, *state, any_turn=bool(ts))
+    if end is not None:
+        return {rules.WIN: 100_000 + depth, rules.LOSS: -100_000 - depth, rules.DRAW: 0}[end]
+    if depth == 0:
+        return player.evaluate(state)
+    best = -math.inf
+    for t in ts:
+        child, switched = rules.child(*state, t)
+        s = plain_minimax(player, child, depth - 1)
+        best = max(best, -s if switched else s)
+    return best
+
+
+def random_positions(n, seed):
+    rng = random.Random(seed)
+    out = []
+    while len(out) < n:
+        pos = Position.start(SIX)
+        for _ in range(rng.randrange(4, 30)):
+            moves = pos.legal_moves()
+            if not moves:
+                break
+            pos = pos.play(rng.choice(moves))
+        if pos.outcome() is None:
+            out.append(pos)
+    return out
+
+
+@pytest.mark.parametrize("depth", [1, 2, 3])
+def test_alpha_beta_scores_every_move_as_plain_minimax(depth):
+    player = SearchPlayer(SIX, depth)
+    for pos in random_positions(6 if depth == 3 else 15, depth):
+        for score, move in player.scores(pos):
+            child, switched = rules.child(*pos.state, pos.turn_of_move(move))
+            want = plain_minimax(player, child, depth - 1)
+            assert score == (-want if switched else want), (pos.to_compact(), str(move))
+
+
+def test_the_epsilon_player_keeps_the_value_at_0_and_plays_anything_at_1():
+    with open_tablebase(None) as tb:
+        for pos in random_positions(40, 7):
+            a = tb.analyze(pos)
+            best = {m.move for m in a.moves if m.value == a.moves[0].value}
+            assert EpsilonPlayer(tb, 0.0, seed=1).choose(pos) in best
+        pos = Position.parse("a1,d1/b2 w 4 5", SIX)
+        seen = {EpsilonPlayer(tb, 1.0, seed=s).choose(pos) for s in range(400)}
+        assert seen == set(pos.legal_moves())  # every legal move, bad ones too
+
+
+def test_the_perfect_player_never_loses_a_match():
+    start = Position.start(SIX)
+    with open_tablebase(None) as tb:
+        for spec in ("random", "epsilon:0.2", "search:2"):
+            r = play_match(lambda s: make_player("perfect", tb, SIX, s),
+                           lambda s: make_player(spec, tb, SIX, s), 12, start)
+            assert r.games == 12 and r.losses == 0, (spec, r)
+            if spec == "random":
+                assert r.wins == 12
+            mean, lo, hi = r.score_interval()
+            assert lo <= mean <= hi and mean >= 0.5
+
+
+def test_match_command_and_its_refusals():
+    r = CliRunner().invoke(cli, ["match", "--variant", "six", "--b", "random", "--games", "6", "--json"])
+    assert r.exit_code == 0, r.output
+    obj = json.loads(r.output)
+    assert obj["games"] == 6 and obj["wins"] + obj["draws"] + obj["losses"] == 6 and obj["losses"] == 0
+    for bad in ("epsilon:2", "epsilon:x", "search:0", "search:٣", "magic"):
+        r = CliRunner().invoke(cli, ["match", "--variant", "six", "--b", bad, "--games", "2"])
+        assert r.exit_code == 2 and len(r.output.strip().splitlines()) == 1, r.output
+
+
+def test_the_engine_plays_at_a_chosen_strength():
+    import io
+
+    from morris.engine import Engine
+
+    out = io.StringIO()
+    e = Engine(None, SIX, out)
+    for line in ["setoption name Strength value search:1", "position startpos", "go",
+                 "setoption name Strength value nonsense"]:
+        e.handle(line)
+    lines = out.getvalue().splitlines()
+    assert lines[0] == "info string search:1 player; full turn " + lines[1].split()[1]
+    assert lines[1].split()[1] in {str(m) for m in Position.start(SIX).legal_moves()}
+    assert lines[-1].startswith("info string error UsageError: unknown player")
