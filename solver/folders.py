@@ -36,6 +36,11 @@ def dtw_path(out, variant, sub) -> str:
     return os.path.join(ruleset_dir(out, variant), sub.name + DTW_SUFFIX)
 
 
+def dtw_beside(values_path) -> str:
+    """The dtw file of the subspace whose values file is ``values_path``."""
+    return os.path.splitext(os.fspath(values_path))[0] + DTW_SUFFIX
+
+
 def dtw_in(ruleset_directory, sub) -> str:
     """The dtw file of one subspace inside a ruleset directory."""
     return os.path.join(os.fspath(ruleset_directory), sub.name + DTW_SUFFIX)

@@ -172,6 +172,7 @@ def solve_line(summary, out) -> str:
 def stats_rows(paths) -> list[dict]:
     """``morris stats``: per file the counts its header records, and its size."""
     from .fileformat import TableFile
+    from .folders import dtw_beside
 
     rows = []
     for path in paths:
@@ -186,7 +187,7 @@ def stats_rows(paths) -> list[dict]:
             if "cursed_wins" in h:  # rules with a no-removal limit
                 row.update(limit=h["limit"], cursed_wins=h["cursed_wins"],
                            blessed_losses=h["blessed_losses"])
-        dtw = os.path.splitext(path)[0] + ".mtw"
+        dtw = dtw_beside(path)
         if os.path.exists(dtw):
             row.update(_dtw_stats(dtw))
         rows.append(row)
