@@ -238,3 +238,24 @@ def test_placement_dtw_agrees_with_plain_recursion(tmp_path, variant_name):
             want = _placement_reference(v, (mover, opp, s.hm, s.ho), movement, memo)
             assert (tb.probe(pos).value, tb.probe_dtw(pos)) == want, pos.to_compact()
             checked += 1
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("flying", [False, True])
+def test_standard_3_3_dtw_agrees_with_the_definition(tmp_path, flying):
+    """Every raw position of the standard board with 3 a side (2,691,920), without and with
+    flying, against naive.dtw_by_horizon (a minute or two: the graph is built in Python)."""
+    v = get_variant("standard", flying=flying)
+    solve(tmp_path, v, max_pieces=3, reporter=QUIET, dtw=True)
+    graph = naive.move_graph(v, 3)
+    value, ref = naive.dtw_by_horizon(graph)
+    s = Subspace(3, 3)
+    with TableFile(table_path(tmp_path, v, s)) as tf, TableFile(dtw_path(tmp_path, v, s)) as tw:
+        vals, dtw = tf.values_all(), tw.distance_all("dtw")
+    keys = graph[0]
+    slots = Hasher(v.board).index_batch(np.array([k[0] for k in keys], dtype=np.int64),
+                                        np.array([k[1] for k in keys], dtype=np.int64))
+    code = vals[slots]
+    want_code = np.select([value == 1, value == -1], [1, 2], 0)
+    got = np.where(code == 0, -1, dtw[slots].astype(np.int64))
+    assert int(((code != want_code) | (got != ref)).sum()) == 0
