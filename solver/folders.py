@@ -84,6 +84,15 @@ def subspace_of(path) -> str:
     return os.path.splitext(os.path.basename(os.fspath(path)))[0]
 
 
+def named_ruleset_dir(root, name: str) -> str | None:
+    """The ruleset directory ``name`` under the database directory ``root`` (a name, never a
+    path: one with a separator or a leading dot is refused), or None."""
+    if not name or os.sep in name or (os.altsep and os.altsep in name) or name.startswith("."):
+        return None
+    path = os.path.join(os.fspath(root), name)
+    return path if os.path.isdir(path) else None
+
+
 def ruleset_dirs(paths, variant) -> list[str]:
     """The directories among ``paths`` (database directories, or ruleset directories named like
     ``variant``'s ruleset) that hold ``variant``'s files, in order."""

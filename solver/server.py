@@ -212,6 +212,17 @@ def _add_routes(app, tb) -> None:
             return _error(400, f"{type(exc).__name__}: {exc}")
         return Response(svg, media_type="image/svg+xml")
 
+    @get("/stats", response_class=HTMLResponse, include_in_schema=False)
+    async def stats(request: Request):
+        from .statspage import stats_page
+
+        try:
+            html, status = await run_in_threadpool(stats_page, tb, dict(request.query_params))
+        except MorrisError as exc:
+            html = f"<!doctype html><p class='error'>{type(exc).__name__}: {public_text(str(exc), tb.paths)}</p>"
+            status = exc.http_status
+        return HTMLResponse(html, status_code=status)
+
     @get("/docs", response_class=HTMLResponse, include_in_schema=False)
     async def docs():
         return HTMLResponse(api_page(app.openapi()))

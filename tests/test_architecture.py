@@ -31,7 +31,7 @@ MODULES = {
     "solver": ["jobs", "schedule", "retro", "placement", "verify", "cluster", "curse"],
     "lookups": ["tablebase", "search"],
     "apps": ["bot", "engine", "server", "explorer", "svg", "plots", "start_value", "advice", "reports",
-             "console", "players", "__init__", "cli.main", "cli.options", "cli.games", "cli.__init__"],
+             "console", "players", "statspage", "__init__", "cli.main", "cli.options", "cli.games", "cli.__init__"],
 }
 RANK = {"kernels": 0, "rules": 1, "hashing": 2, "format": 3, "folders": 4, "solver": 5,
         "lookups": 5, "apps": 6}

@@ -259,3 +259,34 @@ def test_standard_3_3_dtw_agrees_with_the_definition(tmp_path, flying):
     want_code = np.select([value == 1, value == -1], [1, 2], 0)
     got = np.where(code == 0, -1, dtw[slots].astype(np.int64))
     assert int(((code != want_code) | (got != ref)).sum()) == 0
+
+
+def test_the_statistics_page(dtw_db):
+    """/stats: a row per subspace with the longest dtw win and a link to its position; a
+    subspace's dtw histogram as a picture whose bars count every won and lost position."""
+    pytest.importorskip("fastapi", reason="the web extra is not installed")
+    import urllib.error
+    import urllib.request
+
+    from test_server import start_server
+
+    base, stop = start_server(str(dtw_db))
+    try:
+        page = urllib.request.urlopen(f"{base}/stats", timeout=30).read().decode()
+        assert 'data-subspace="4-4"' in page and "longest win" in page
+        assert "a4%2Cb6%2Cg1%2Cg4%2Fb4%2Cd6%2Cd7%2Cg7+w" in page  # the longest win's position
+        svg = urllib.request.urlopen(f"{base}/stats?ruleset=six-nofly&subspace=4-4", timeout=30).read().decode()
+        import re
+
+        counts = {k: sum(int(c) for c in re.findall(rf'class="{k}" data-dtw="\d+" data-count="(\d+)"', svg))
+                  for k in ("win", "loss")}
+        with TableFile(table_path(dtw_db, get_variant("six"), Subspace(4, 4))) as tf:
+            assert (counts["win"], counts["loss"]) == (tf.header["wins"], tf.header["losses"])
+        for bad in ("ruleset=../six-nofly&subspace=4-4", "ruleset=six-nofly&subspace=zz"):
+            try:
+                urllib.request.urlopen(f"{base}/stats?{bad}", timeout=30)
+                raise AssertionError(bad)
+            except urllib.error.HTTPError as exc:
+                assert exc.code == 400
+    finally:
+        stop()
