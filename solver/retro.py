@@ -151,19 +151,7 @@ def propagate(variant, hasher: Hasher, top: Subspace, pair: PairLayout, rep,
     until a level decides nothing, or after ``limit`` levels; returns the levels run."""
     from .kernels import retro as K
 
-    T = hasher.tables
-    Ob = hasher.orbits({top.m, top.o})
-    nblocks = pair.nblocks
-    nthreads = numba.get_num_threads()
-    ntask = max(2, 2 * nthreads)
-    cap = 1 << 20
-    buf = np.empty((ntask, cap), dtype=np.int64)
-    buf_n = np.zeros(ntask, dtype=np.int64)
-    task_blk = np.zeros(ntask, dtype=np.int64)
-    task_slot = np.zeros(ntask, dtype=np.int64)
-    errors = np.zeros(max(ntask, nthreads), dtype=np.int64)
-    flags_next = np.zeros((nthreads, nblocks), dtype=np.uint8)
-    newly = np.zeros(nthreads, dtype=np.int64)
+    levels = _Levels(variant, hasher, top, pair)
     d = 0
     flags = pair.flag0.copy()
     rep.phase(f"[{pair.name}] propagate")
@@ -173,18 +161,7 @@ def propagate(variant, hasher: Hasher, top: Subspace, pair: PairLayout, rep,
                 break
             if limit is not None and d >= limit:
                 break  # levels beyond the limit are draws under it
-            if flags.any():
-                flags_next[:] = 0
-                for t in range(ntask):
-                    task_blk[t] = t
-                    task_slot[t] = t * K.BLOCK
-                while (task_blk < nblocks).any():
-                    K.emit(T, Ob, variant.rules.flying, pair.table, len(pair.parts), pair.st, d,
-                           flags, task_blk, task_slot, buf, buf_n, errors)
-                    K.apply(pair.st, d, buf, buf_n, flags_next, newly, errors)
-                nxt = flags_next.any(axis=0).astype(np.uint8)
-            else:
-                nxt = np.zeros(nblocks, dtype=np.uint8)
+            nxt = levels.step(d, flags, lambda *a: K.apply(pair.st, d, *a))
             if d == 0:
                 nxt |= pair.flag1
             flags = nxt
@@ -192,10 +169,48 @@ def propagate(variant, hasher: Hasher, top: Subspace, pair: PairLayout, rep,
             if d > 16000:
                 raise RuntimeError("retrograde analysis did not converge")
             bar.update(1)
-            bar.set_postfix(decided=int(newly.sum()))
-    if errors.any():
-        raise RuntimeError(f"internal error in retrograde propagation ({int(errors.sum())} count errors)")
+            bar.set_postfix(decided=int(levels.newly.sum()))
+    if levels.errors.any():
+        raise RuntimeError(f"internal error in retrograde propagation ({int(levels.errors.sum())} count errors)")
     return d
+
+
+class _Levels:
+    """The buffers of one level of propagation, and the level itself (:meth:`step`): every
+    position decided at d emits its predecessors (``kernels.retro.emit``, task by task until
+    every flagged block is scanned), and ``apply`` updates them."""
+
+    def __init__(self, variant, hasher: Hasher, top: Subspace, pair: PairLayout):
+        self.variant, self.pair = variant, pair
+        self.T = hasher.tables
+        self.Ob = hasher.orbits({top.m, top.o})
+        nthreads = numba.get_num_threads()
+        self.ntask = max(2, 2 * nthreads)
+        self.buf = np.empty((self.ntask, 1 << 20), dtype=np.int64)
+        self.buf_n = np.zeros(self.ntask, dtype=np.int64)
+        self.task_blk = np.zeros(self.ntask, dtype=np.int64)
+        self.task_slot = np.zeros(self.ntask, dtype=np.int64)
+        self.errors = np.zeros(max(self.ntask, nthreads), dtype=np.int64)
+        self.flags_next = np.zeros((nthreads, pair.nblocks), dtype=np.uint8)
+        self.newly = np.zeros(nthreads, dtype=np.int64)
+
+    def step(self, d: int, flags, apply) -> np.ndarray:
+        """Level d; ``apply(buf, buf_n, flags_next, newly, errors)`` updates the predecessors.
+        Returns the blocks holding a position decided at d + 1."""
+        from .kernels import retro as K
+
+        pair = self.pair
+        if not flags.any():
+            return np.zeros(pair.nblocks, dtype=np.uint8)
+        self.flags_next[:] = 0
+        for t in range(self.ntask):
+            self.task_blk[t] = t
+            self.task_slot[t] = t * K.BLOCK
+        while (self.task_blk < pair.nblocks).any():
+            K.emit(self.T, self.Ob, self.variant.rules.flying, pair.table, len(pair.parts), pair.st,
+                   d, flags, self.task_blk, self.task_slot, self.buf, self.buf_n, self.errors)
+            apply(self.buf, self.buf_n, self.flags_next, self.newly, self.errors)
+        return self.flags_next.any(axis=0).astype(np.uint8)
 
 
 def finish(pair: PairLayout):
@@ -263,48 +278,26 @@ def propagate_dtw(variant, hasher: Hasher, top: Subspace, pair: PairLayout, sche
     """Phase 2: levels d = 0, 1, ...: promote the positions whose exit level is d, then emit
     the predecessors of everything decided at d and apply them; until no level is left."""
     from .kernels import dtw as K
-    from .kernels import retro as R
 
-    T = hasher.tables
-    Ob = hasher.orbits({top.m, top.o})
     nblocks = pair.nblocks
-    levels = sched[sched != K.NONE]
-    top_level = int(levels.max()) if len(levels) else -1
+    exit_levels = sched[sched != K.NONE]
+    top_level = int(exit_levels.max()) if len(exit_levels) else -1
     sflags = np.zeros((top_level + 1, nblocks), dtype=np.uint8)
     K.sched_flags(sched, nblocks, sflags)
-    nthreads = numba.get_num_threads()
-    ntask = max(2, 2 * nthreads)
-    buf = np.empty((ntask, 1 << 20), dtype=np.int64)
-    buf_n = np.zeros(ntask, dtype=np.int64)
-    task_blk = np.zeros(ntask, dtype=np.int64)
-    task_slot = np.zeros(ntask, dtype=np.int64)
-    errors = np.zeros(max(ntask, nthreads), dtype=np.int64)
-    flags_next = np.zeros((nthreads, nblocks), dtype=np.uint8)
-    newly = np.zeros(nthreads, dtype=np.int64)
+    levels = _Levels(variant, hasher, top, pair)
     flags = pair.flag0.copy()
     d = 0
     with rep.bar(desc=f"{pair.name} dtw", unit="level") as bar:
         while d <= top_level or flags.any():
             if d <= top_level:
                 K.promote(pair.st, sched, d, sflags[d], flags)
-            nxt = np.zeros(nblocks, dtype=np.uint8)
-            if flags.any():
-                flags_next[:] = 0
-                for t in range(ntask):
-                    task_blk[t] = t
-                    task_slot[t] = t * R.BLOCK
-                while (task_blk < nblocks).any():
-                    R.emit(T, Ob, variant.rules.flying, pair.table, len(pair.parts), pair.st, d,
-                           flags, task_blk, task_slot, buf, buf_n, errors)
-                    K.apply_dtw(pair.st, sched, d, buf, buf_n, flags_next, newly, errors)
-                nxt = flags_next.any(axis=0).astype(np.uint8)
-            flags = nxt
+            flags = levels.step(d, flags, lambda *a: K.apply_dtw(pair.st, sched, d, *a))
             d += 1
             if d > 16000:
                 raise RuntimeError("dtw propagation did not converge")
             bar.update(1)
-    if errors.any():
-        raise RuntimeError(f"internal error in dtw propagation ({int(errors.sum())} errors)")
+    if levels.errors.any():
+        raise RuntimeError(f"internal error in dtw propagation ({int(levels.errors.sum())} errors)")
     return d
 
 
