@@ -31,8 +31,10 @@ def line(position, db, as_json, seed, **kw):
 
     pos = Position.parse(position, make_variant(kw))
     with open_lookup(db) as tb:
-        steps, end = perfect_line(tb, pos, seed or 0)
+        steps, end, error = perfect_line(tb, pos, seed or 0)
     echo_lines([reports.line_json(position, steps, end)] if as_json else reports.line_lines(steps, end))
+    if error is not None:  # the moves so far are printed; why it stopped, on one line
+        raise error
 
 
 @click.command()

@@ -152,14 +152,19 @@ class LineStep:
 def perfect_line(tb: Tablebase, start: Position, seed: int = 0, max_plies: int = 2000):
     """The perfect player's line from ``start`` (both sides play it, ties broken by ``seed``):
     to the end of the game, or for a draw to the first position seen three times (or
-    ``max_plies``). Returns (steps, how it ended)."""
+    ``max_plies``). Returns (steps, how it ended, the error that stopped it or None): a
+    position that nothing can answer stops the line there, keeping the moves before it."""
+    from .errors import MorrisError
     from .game import Game
 
     game = Game(start)
     bot = PerfectPlayer(tb, seed)
     steps = []
     while game.result is None and len(steps) < max_plies:
-        choice = bot.choose(game.position)
+        try:
+            choice = bot.choose(game.position)
+        except MorrisError as exc:
+            return steps, f"stopped after {len(steps)} plies: {type(exc).__name__}", exc
         if choice is None:
             break
         info = next(m for m in choice.analysis.moves if m.move == choice.move)
@@ -169,4 +174,4 @@ def perfect_line(tb: Tablebase, start: Position, seed: int = 0, max_plies: int =
         end = f"{game.result}: {game.reason}"
     else:
         end = f"stopped after {max_plies} plies"
-    return steps, end
+    return steps, end, None

@@ -91,7 +91,8 @@ def test_the_bot_ends_a_won_game_in_its_dtw(dtw_db):
             d = tb.probe_dtw(pos)
             if d is None or pos.outcome() is not None:
                 continue
-            steps, end = perfect_line(tb, pos, seed=checked)
+            steps, end, error = perfect_line(tb, pos, seed=checked)
+            assert error is None
             assert len(steps) == d, (pos.to_compact(), d, len(steps), end)
             assert [st.dtw for st in steps] == list(range(d, 0, -1))
             checked += 1
@@ -290,3 +291,14 @@ def test_the_statistics_page(dtw_db):
                 assert exc.code == 400
     finally:
         stop()
+
+
+def test_a_line_that_runs_out_of_files_keeps_its_moves(tmp_path):
+    """From the standard start with only the shipped book: the first plies come from the book,
+    then the line stops with one error line and the status of missing data."""
+    r = CliRunner().invoke(cli, ["line", "--db", str(tmp_path), "start"])
+    assert r.exit_code == 3
+    lines = r.output.strip().splitlines()
+    assert lines[0].startswith("1. white") and "draw" in lines[0]
+    assert any(x.startswith("stopped after ") for x in lines)
+    assert lines[-1].startswith("OutsideDatabaseError: ") and "solve it with" in lines[-1]
