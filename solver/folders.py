@@ -59,11 +59,15 @@ def dtw_header(variant, sub, hasher, values, dtw) -> dict:
                phase="placement" if sub.placement else "movement",
                m=sub.m, o=sub.o, hm=sub.hm, ho=sub.ho, distance="dtw",
                positions=count_positions(variant.board, sub.m, sub.o))
+    from .kernels.dtw import longest
+
     for name, code in (("win", WIN), ("loss", LOSS)):
-        d = np.where(values == code, np.asarray(dtw, dtype=np.int64), -1)
-        slot = int(d.argmax()) if len(d) else 0
-        hdr[f"max_{name}_dtw"] = max(0, int(d[slot])) if len(d) else 0
-        hdr[f"max_{name}_dtw_slot"] = slot if len(d) and d[slot] >= 0 else None
+        out = np.full((64, 2), -1, dtype=np.int64)
+        longest(np.ascontiguousarray(values), np.ascontiguousarray(dtw), code, 64, out)
+        best = out[:, 0].max()
+        slot = int(out[np.flatnonzero(out[:, 0] == best)[0], 1]) if best >= 0 else -1
+        hdr[f"max_{name}_dtw"] = max(0, int(best))
+        hdr[f"max_{name}_dtw_slot"] = slot if slot >= 0 else None
     return hdr
 
 

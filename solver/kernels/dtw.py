@@ -259,3 +259,19 @@ def placement_dtw(T, Ob, flying, dm, m, o, hm, ho, lo, hi, vals, cinfo, v0, d0, 
                 out[i] = best
             else:
                 out[i] = worst
+
+
+@njit(parallel=True, **_NJ)
+def longest(values, dtw, code, nchunk, out):
+    """Per chunk c: ``out[c] = (largest dtw of a slot whose value is code, that slot)``, -1 and
+    -1 where the chunk has none (the caller takes the best chunk)."""
+    n = values.shape[0]
+    for c in prange(nchunk):
+        best = -1
+        slot = -1
+        for i in range(n * c // nchunk, n * (c + 1) // nchunk):
+            if values[i] == code and np.int64(dtw[i]) > best:
+                best = np.int64(dtw[i])
+                slot = i
+        out[c, 0] = best
+        out[c, 1] = slot
