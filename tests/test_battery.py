@@ -57,7 +57,7 @@ def _command_cases():
     out = []
     for p in BAD_POSITIONS:
         out += [["show", p], ["moves", p], ["perft", p, "1"], ["query", p], ["bestmove", p],
-                ["play", p]]
+                ["play", p], ["line", p]]
     for n in BAD_NUMBERS + ["0", "-1"]:
         out += [["moves", "start", "--no-removal-limit", n],
                 ["moves", "start", "--endgame-no-removal-limit", n],
@@ -87,6 +87,11 @@ def _command_cases():
             ["show", "start", "--last", "a1"], ["show", "start", "--flip"],
             ["perft", "start", "33"], ["perft", "start", "99999999999999999999"],
             ["moves", "start", "--no-removal-limit", "10001"],
+            ["solve", "--out", "OUT", "--dtw", "--no-removal-limit", "16", "3-3"],
+            ["match", "--b", "epsilon:1.5"], ["match", "--a", "search:9"], ["match", "--b", "perfect:1"],
+            ["match", "--games", "0"], ["match", "--games", "٣"], ["match", "--max-plies", "-1"],
+            ["play", "--opponent", "search:x"], ["play", "--opponent", "bogus"],
+            ["line", "start", "--seed", "x"],
             ["moves", "start", "--endgame-no-removal-limit", "99999999999999999999"]]
     return out
 
@@ -131,6 +136,7 @@ HTTP_CASES = (
                     ("no_removal_limit", "-1"), ("endgame_no_removal_limit", "x"),
                     ("no_removal_limit", "99999999999999999999")]]
     + [("/board.svg", {"position": "start", "last": "z9"}), ("/board.svg", {"position": "q"}),
+
        ("/api/probe", {}), ("/api/bestmove", {"position": "start", "seed": "٣"})]
 )
 MALFORMED_HTTP = [b"GARBAGE\r\n\r\n", b"GET /api/probe HTTP/1.1\r\nHost\r\n\r\n",
