@@ -16,6 +16,8 @@ import os
 import time
 from dataclasses import dataclass
 
+import numpy as np
+
 from .codes import UNUSED
 from .fileformat import TableFile, check_file, write_distance_table, write_table
 from .folders import dtw_header, dtw_path, read_planes, ruleset_dir, table_header, table_path
@@ -266,20 +268,23 @@ class PlacementDtw(Job):
         return check_file(dtw_path(out, variant, self.sub)) is None
 
     def run(self, out, variant, reporter=None, hasher=None) -> int:
-        from .placement import evaluate_dtw
+        """The sweep again (it is the values' solve, and cheap), this time with the children's
+        dtw planes: the dtw comes out of the same pass (placement.evaluate)."""
+        from .placement import evaluate, load_children
 
         hasher = hasher or Hasher(variant.board)
         s = self.sub
-        values = read_planes(table_path(out, variant, s), with_dtc=False)[0]
-        children = {}
+        planes = load_children(out, variant, s)
+        dtw = {}
         for c in self.input_subspaces(variant):
             with TableFile(dtw_path(out, variant, c)) as tf:
-                children[c] = (read_planes(table_path(out, variant, c), with_dtc=False)[0],
-                               tf.distance_all("dtw"))
-        plane = evaluate_dtw(variant, s, values, children, hasher, reporter)
-        del children
-        vals = values.copy()
-        vals[~hasher.used_mask(s)] = UNUSED
+                dtw[c] = tf.distance_all("dtw")
+        vals, _, plane = evaluate(variant, s, planes, hasher, reporter, dtw=dtw)
+        del planes, dtw
+        stored = read_planes(table_path(out, variant, s), with_dtc=False)[0]
+        used = vals != UNUSED  # (a file's unused slots hold a neighbour's value)
+        if not np.array_equal(vals[used], stored[used]):
+            raise RuntimeError(f"{s}: the sweep gives other values than its file")
         hdr = dtw_header(variant, s, hasher, vals, plane)
         write_distance_table(dtw_path(out, variant, s), hdr, "dtw", plane, hasher.anchor_reps(s.o))
         return count_positions(variant.board, s.m, s.o)

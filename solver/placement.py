@@ -48,10 +48,11 @@ def load_children(out, variant, sub: Subspace) -> dict:
     return planes
 
 
-def evaluate(variant, sub: Subspace, planes: dict, hasher: Hasher, reporter=None):
+def evaluate(variant, sub: Subspace, planes: dict, hasher: Hasher, reporter=None, dtw=None):
     """(values, dtc) of every slot of a placement subspace from its children's planes
     (``planes[child]`` = its values for a movement child, its packed plane (:func:`pack`) for a
-    placement child; for every child it reads)."""
+    placement child; for every child it reads). With ``dtw`` ({child: its dtw plane} for every
+    child it reads): (values, dtc, dtw), the dtw computed in the same sweep."""
     from .codes import UNUSED
     from .kernels.placement import placement_sweep
 
@@ -61,6 +62,8 @@ def evaluate(variant, sub: Subspace, planes: dict, hasher: Hasher, reporter=None
     sizes = {sub.o, sub.m, sub.m + 1}
     cinfo = np.zeros((3, 3), dtype=np.int64)
     arrays = []
+    warrays = []
+    empty16 = np.zeros(0, np.uint16)
     for k in range(3):
         if k in kids:
             c, mv = kids[k]
@@ -68,10 +71,13 @@ def evaluate(variant, sub: Subspace, planes: dict, hasher: Hasher, reporter=None
             sizes.add(c.o)
             if reads_file(c, mv):
                 arrays.append(planes[c])
+                warrays.append(np.ascontiguousarray(dtw[c], dtype=np.uint16) if dtw is not None else empty16)
                 continue
         arrays.append(_EMPTY)
+        warrays.append(empty16)
     Ob = hasher.orbits(sizes)
     out = np.full(hasher.slots(sub), UNUSED, dtype=np.uint8)
+    wout = np.zeros(hasher.slots(sub) if dtw is not None else 0, dtype=np.uint16)
     nreps = int(Ob.reps_off[sub.m + 1] - Ob.reps_off[sub.m])
     per_rep = comb(variant.board.n - sub.m, sub.o)
     step = max(1, min(nreps, (1 << 22) // max(1, per_rep), -(-nreps // 50)))
@@ -79,46 +85,8 @@ def evaluate(variant, sub: Subspace, planes: dict, hasher: Hasher, reporter=None
         for a in range(0, nreps, step):
             b = min(nreps, a + step)
             placement_sweep(hasher.tables, Ob, dm, sub.m, sub.o, sub.hm, sub.ho, a, b, out,
-                            cinfo, *arrays, min(64, b - a))
+                            cinfo, *arrays, min(64, b - a), *warrays, wout)
             bar.update((b - a) * per_rep)
     dtc = out >> 2
     out &= 3
-    return out, dtc
-
-
-def evaluate_dtw(variant, sub: Subspace, values, children: dict, hasher: Hasher, reporter=None):
-    """The dtw plane (uint16) of a placement subspace from its value plane and, for every child
-    subspace it reads, ``children[child] = (values, dtw)`` (kernels/dtw.placement_dtw)."""
-    from .kernels.dtw import placement_dtw
-
-    rep = reporter or Reporter(quiet=True)
-    dm = variant.rules.double_mill_removes
-    kids = placement_children(sub, dm)
-    cinfo = np.full((3, 4), -1, dtype=np.int64)
-    arrays = []
-    sizes = {sub.o}
-    empty8, empty16 = np.zeros(0, np.uint8), np.zeros(0, np.uint16)
-    for k in range(3):
-        if k in kids and reads_file(*kids[k]):
-            c = kids[k][0]
-            cinfo[k] = (c.m, c.o, c.hm, c.ho)
-            sizes.add(c.o)
-            v, d = children[c]
-            arrays += [v, np.ascontiguousarray(d, dtype=np.uint16)]
-        else:
-            arrays += [empty8, empty16]
-    Ob = hasher.orbits(sizes)
-    slots = hasher.slots(sub)
-    out = np.zeros(slots, dtype=np.uint16)
-    errors = np.zeros(64, dtype=np.int64)
-    step = 1 << 22
-    with rep.bar(total=slots, desc=f"{sub} dtw", unit="pos") as bar:
-        for lo in range(0, slots, step):
-            hi = min(slots, lo + step)
-            placement_dtw(hasher.tables, Ob, variant.rules.flying, dm, sub.m, sub.o, sub.hm, sub.ho,
-                          lo, hi, values, cinfo, *arrays, out, errors)
-            bar.update(hi - lo)
-    if errors.any():
-        raise RuntimeError(f"{sub}: {int(errors.sum())} positions contradict their values or "
-                           f"their children's subspaces")
-    return out
+    return (out, dtc) if dtw is None else (out, dtc, wout)

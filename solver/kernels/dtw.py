@@ -30,10 +30,10 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, prange
 
-from ..codes import LOSE_BELOW, LOSS, ONGOING, UNUSED, WIN
-from .bitboard import MAX_TURNS, apply_turn, closed_mills, count_result, gen_turns, removable
-from .bits import ctz, popcount, prefetch
-from .hashing import anchor, index_one, ranked, sym_image, unindex_one
+from ..codes import LOSE_BELOW, LOSS, UNUSED, WIN
+from .bitboard import closed_mills, removable
+from .bits import ctz, prefetch
+from .hashing import anchor, ranked, sym_image, unindex_one
 from .retro import BLOCK, COUNT_MAX, PREFETCH
 
 _NJ = dict(cache=True, nogil=True)
@@ -200,65 +200,6 @@ def apply_dtw(st, exits, d, buf, buf_n, flags_next, newly, errors):
                         st[g] = np.uint16(left << 2)
         newly[t] += c
         errors[t] += bad
-
-
-@njit(parallel=True, **_NJ)
-def placement_dtw(T, Ob, flying, dm, m, o, hm, ho, lo, hi, vals, cinfo, v0, d0, v1, d1, v2, d2,
-                  out, errors):
-    """dtw of the placement slots [lo, hi) of subspace (m, o, hm, ho), in slot order, from the
-    values and dtw of its children: ``v_k``/``d_k`` the planes of the child after a turn that
-    removes k pieces (a placement child, or the movement subspace when both hands are then
-    empty), ``cinfo[k]`` its (mover, opponent, mover's hand, opponent's hand). Placement has no
-    cycles: a win is 1 + the least dtw of a move into a position lost for the side that then
-    moves (or won for the same side, when it places again), a loss 1 + the largest dtw of its
-    moves, a child where the game ends (fewer than 3 pieces) 0. Draws get 0."""
-    nchunk = errors.shape[0]
-    span = hi - lo
-    for c in prange(nchunk):
-        a = lo + span * c // nchunk
-        b = lo + span * (c + 1) // nchunk
-        turns = np.empty((MAX_TURNS, 3), dtype=np.int64)
-        for i in range(a, b):
-            v = vals[i]
-            M, O, used = unindex_one(T, Ob, m, o, i)
-            if not used or (v != WIN and v != LOSS):
-                out[i] = 0
-                continue
-            nt = gen_turns(T, flying, dm, M, O, hm, ho, turns)
-            best = 1 << 30
-            worst = 0
-            for u in range(nt):
-                removed = turns[u, 2]
-                M2, O2, mh2, oh2, sw = apply_turn(M, O, hm, ho, turns[u, 0], turns[u, 1], removed)
-                k = popcount(removed)
-                pm = popcount(M2)
-                po = popcount(O2)
-                r = count_result(pm, po) if mh2 == 0 and oh2 == 0 else ONGOING
-                if r != ONGOING:
-                    cv = np.int64(r)
-                    cd = np.int64(0)
-                else:
-                    if cinfo[k, 0] != pm or cinfo[k, 1] != po or cinfo[k, 2] != mh2 or cinfo[k, 3] != oh2:
-                        errors[c] += 1
-                        continue
-                    j = index_one(T, Ob, M2, O2)
-                    if k == 0:
-                        cv, cd = np.int64(v0[j]), np.int64(d0[j])
-                    elif k == 1:
-                        cv, cd = np.int64(v1[j]), np.int64(d1[j])
-                    else:
-                        cv, cd = np.int64(v2[j]), np.int64(d2[j])
-                good = cv == WIN if not sw else cv == LOSS  # good for this position's mover
-                if good:
-                    best = min(best, cd + 1)
-                worst = max(worst, cd + 1)
-            if v == WIN:
-                if best == 1 << 30:
-                    errors[c] += 1
-                    best = 0
-                out[i] = best
-            else:
-                out[i] = worst
 
 
 @njit(parallel=True, **_NJ)

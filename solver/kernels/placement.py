@@ -41,14 +41,18 @@ _BIG = 1 << 30
 
 
 @njit(parallel=True, **_NJ)
-def placement_sweep(T, Ob, dm, m, o, hm, ho, r_lo, r_hi, out, cinfo, c0, c1, c2, nchunk):
+def placement_sweep(T, Ob, dm, m, o, hm, ho, r_lo, r_hi, out, cinfo, c0, c1, c2, nchunk,
+                    w0, w1, w2, wout):
     """Evaluate every position of placement subspace (m, o, hm, ho) whose mover mask is one of
     the orbit representatives ``r_lo .. r_hi - 1`` of size m, into ``out[slot]`` as
     ``value | dtc << 2``.
 
     ``cinfo[k]``: (mover count, opponent count, 1 if both hands are then empty) of the child
     after a placement removing k pieces; ``c_k`` its plane (a movement child: values; a
-    placement child: packed like ``out``)."""
+    placement child: packed like ``out``). With ``wout`` not empty, also the dtw of every
+    position into ``wout[slot]`` (plies to the end of the game: 1 + the least dtw of a move
+    into a position lost for the side that then moves, or 1 + the largest of every move for
+    a loss; 0 for a draw), from the children's dtw planes ``w_k``."""
     n = T.n
     hand = hm - 1
     switched = switches(hand, ho)
@@ -70,6 +74,7 @@ def placement_sweep(T, Ob, dm, m, o, hm, ho, r_lo, r_hi, out, cinfo, c0, c1, c2,
         bit = np.zeros((n, n), dtype=np.int64)
         img = np.zeros(n, dtype=np.int64)
         blocks = np.zeros(3, dtype=np.int64)
+        with_dtw = wout.shape[0] > 0
         for k in range(3):
             if switched:
                 blocks[k] = T.binom[n - cinfo[k, 1], cinfo[k, 0]]
@@ -122,6 +127,8 @@ def placement_sweep(T, Ob, dm, m, o, hm, ho, r_lo, r_hi, out, cinfo, c0, c1, c2,
                 worst_loss = -1
                 draw = False
                 moves = 0
+                best_win_w = _BIG
+                worst_w = 0
                 e = empty
                 while e:
                     qb = e & -e
@@ -143,6 +150,7 @@ def placement_sweep(T, Ob, dm, m, o, hm, ho, r_lo, r_hi, out, cinfo, c0, c1, c2,
                                 r = count_result(o - k, m + 1)
                             else:
                                 r = count_result(m + 1, o - k)
+                        w = np.int64(0)
                         if r != ONGOING:
                             v = np.int64(r)
                             d = np.int64(0)
@@ -167,6 +175,13 @@ def placement_sweep(T, Ob, dm, m, o, hm, ho, r_lo, r_hi, out, cinfo, c0, c1, c2,
                                 byte = np.int64(c2[j])
                             v = byte & 3
                             d = byte >> 2
+                            if with_dtw:
+                                if k == 0:
+                                    w = np.int64(w0[j])
+                                elif k == 1:
+                                    w = np.int64(w1[j])
+                                else:
+                                    w = np.int64(w2[j])
                         dd = 1 if (k > 0 or moved) else d + 1
                         if switched:
                             if v == WIN:
@@ -176,10 +191,14 @@ def placement_sweep(T, Ob, dm, m, o, hm, ho, r_lo, r_hi, out, cinfo, c0, c1, c2,
                         if v == WIN:
                             if dd < best_win:
                                 best_win = dd
+                            if w + 1 < best_win_w:
+                                best_win_w = w + 1
                         elif v == DRAW:
                             draw = True
                         elif dd > worst_loss:
                             worst_loss = dd
+                        if w + 1 > worst_w:
+                            worst_w = w + 1
                 if moves == 0:
                     res = LOSS
                 elif best_win < _BIG:
@@ -189,3 +208,6 @@ def placement_sweep(T, Ob, dm, m, o, hm, ho, r_lo, r_hi, out, cinfo, c0, c1, c2,
                 else:
                     res = LOSS | (worst_loss << 2)
                 out[slot] = res
+                if with_dtw:
+                    code = res & 3
+                    wout[slot] = best_win_w if code == WIN else (worst_w if code == LOSS else 0)
