@@ -120,10 +120,9 @@ def make_player(spec: str, tb, variant, seed=None):
     if kind == "random" and not arg:
         return EpsilonPlayer(tb, 1.0, seed)
     if kind == "epsilon":
-        try:
-            eps = float(arg) if arg and arg.isascii() and arg.replace(".", "", 1).isdigit() else None
-        except ValueError:
-            eps = None
+        # ASCII digits with at most one point (inputs.py's rule for numbers): "0.05", "1", ".5"
+        plain = arg.isascii() and arg.replace(".", "", 1).isdigit()
+        eps = float(arg) if plain else None
         if eps is None or not 0 <= eps <= 1:
             raise UsageError(f"player {spec!r}: epsilon:E needs E between 0 and 1 (e.g. epsilon:0.05)")
         return EpsilonPlayer(tb, eps, seed)
