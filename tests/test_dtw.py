@@ -302,3 +302,29 @@ def test_a_line_that_runs_out_of_files_keeps_its_moves(tmp_path):
     assert lines[0].startswith("1. white") and "draw" in lines[0]
     assert any(x.startswith("stopped after ") for x in lines)
     assert lines[-1].startswith("OutsideDatabaseError: ") and "solve it with" in lines[-1]
+
+
+def test_the_engine_and_the_api_report_dtw(dtw_db):
+    import io
+
+    from morris.engine import Engine
+
+    v = get_variant("six")
+    pos = Position.parse("a1,d1,g1,b2/a7,d7,b6 b", v)
+    out = io.StringIO()
+    e = Engine(str(dtw_db), v, out)
+    for line in [f"position fen {pos.to_fen()}", "go"]:
+        e.handle(line)
+    info = [x for x in out.getvalue().splitlines() if x.startswith("info depth")]
+    assert info and info[-1].endswith("string loss dtc 4 dtw 4"), out.getvalue()
+    pytest.importorskip("fastapi", reason="the web extra is not installed")
+    from test_server import get, start_server
+
+    base, stop = start_server(str(dtw_db))
+    try:
+        status, obj = get(base, "/api/bestmove", position="a1,d1,g1,b2/a7,d7,b6 b", variant="six")
+        assert status == 200 and obj["dtw"] == 4 and obj["value"] == "loss"
+        status, obj = get(base, "/api/probe", position="a1,d1,g1,b2/a7,d7,b6 b", variant="six")
+        assert obj["dtw"] == 4 and {m["dtw"] for m in obj["moves"]} == {4}
+    finally:
+        stop()
