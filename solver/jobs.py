@@ -158,17 +158,29 @@ class MovementPair(Job):
 @dataclass(frozen=True)
 class PlacementSubspace(Job):
     """One placement subspace, evaluated in one forward pass from the next layer's files
-    (placement.py)."""
+    (placement.py). With ``dtw``, the same pass also gives its dtw file (``.mtw``) from the
+    children's dtw files: its inputs are then the children's values and dtw jobs."""
 
+    dtw: bool = False
     order = 1
+
+    @property
+    def name(self) -> str:
+        return self.sub.name + (" +dtw" if self.dtw else "") + (" (no limit)" if self.unlimited else "")
 
     def inputs(self, variant) -> list[Job]:
         out = []
         for c in self.input_subspaces(variant):
-            j = PlacementSubspace(c) if c.placement else MovementPair(pair_key(c))
-            if j not in out:
-                out.append(j)
+            if c.placement:
+                js = [PlacementSubspace(c, dtw=self.dtw)]
+            else:
+                js = [MovementPair(pair_key(c))] + ([MovementDtw(pair_key(c))] if self.dtw else [])
+            out += [j for j in js if j not in out]
         return sorted(self._own(variant, out), key=lambda j: j.sort_key)
+
+    def done(self, out, variant) -> bool:
+        return super().done(out, variant) and (
+            not self.dtw or check_file(dtw_path(out, variant, self.sub)) is None)
 
     def input_subspaces(self, variant) -> list[Subspace]:
         return placement_inputs(self.sub, variant.rules.double_mill_removes)
@@ -180,8 +192,30 @@ class PlacementSubspace(Job):
         variant = self.writes_variant(variant)
         os.makedirs(ruleset_dir(out, variant), exist_ok=True)
         planes = load_children(out, variant, self.sub)
-        vals, dtc = evaluate(variant, self.sub, planes, hasher, reporter=reporter)
-        del planes
+        if not self.dtw:
+            vals, dtc = evaluate(variant, self.sub, planes, hasher, reporter=reporter)
+            del planes
+            return self._write_values(out, variant, hasher, vals, dtc)
+        dtw = {}
+        for c in self.input_subspaces(variant):
+            with TableFile(dtw_path(out, variant, c)) as tf:
+                dtw[c] = tf.distance_all("dtw")
+        vals, dtc, plane = evaluate(variant, self.sub, planes, hasher, reporter, dtw=dtw)
+        del planes, dtw
+        path = table_path(out, variant, self.sub)
+        if check_file(path) is None:  # the values are there already: the same, not rewritten
+            stored = read_planes(path, with_dtc=False)[0]
+            used = vals != UNUSED  # (a file's unused slots hold a neighbour's value)
+            if not np.array_equal(vals[used], stored[used]):
+                raise RuntimeError(f"{self.sub}: the sweep gives other values than its file")
+        else:
+            self._write_values(out, variant, hasher, vals, dtc)
+        hdr = dtw_header(variant, self.sub, hasher, vals, plane)
+        write_distance_table(dtw_path(out, variant, self.sub), hdr, "dtw", plane,
+                             hasher.anchor_reps(self.sub.o))
+        return count_positions(variant.board, self.sub.m, self.sub.o)
+
+    def _write_values(self, out, variant, hasher, vals, dtc) -> int:
         curse, counts = self.curse_of(out, variant, self.sub, vals)
         hdr = table_header(variant, self.sub, hasher, vals, dtc, counts)
         write_table(table_path(out, variant, self.sub), hdr, vals, dtc,
@@ -240,54 +274,6 @@ class MovementDtw(Job):
             write_distance_table(dtw_path(out, variant, s), hdr, "dtw", planes[s], hasher.anchor_reps(s.o))
             positions += count_positions(variant.board, s.m, s.o)
         return positions
-
-
-@dataclass(frozen=True)
-class PlacementDtw(Job):
-    """The dtw file of one placement subspace, from its values and the dtw files of the
-    subspaces its moves lead to (placement.evaluate_dtw)."""
-
-    order = 3
-
-    @property
-    def name(self) -> str:
-        return f"{self.sub.name} dtw"
-
-    def inputs(self, variant) -> list[Job]:
-        out = [PlacementSubspace(self.sub)]
-        for c in self.input_subspaces(variant):
-            j = PlacementDtw(c) if c.placement else MovementDtw(pair_key(c))
-            if j not in out:
-                out.append(j)
-        return out
-
-    def input_subspaces(self, variant) -> list[Subspace]:
-        return placement_inputs(self.sub, variant.rules.double_mill_removes)
-
-    def done(self, out, variant) -> bool:
-        return check_file(dtw_path(out, variant, self.sub)) is None
-
-    def run(self, out, variant, reporter=None, hasher=None) -> int:
-        """The sweep again (it is the values' solve, and cheap), this time with the children's
-        dtw planes: the dtw comes out of the same pass (placement.evaluate)."""
-        from .placement import evaluate, load_children
-
-        hasher = hasher or Hasher(variant.board)
-        s = self.sub
-        planes = load_children(out, variant, s)
-        dtw = {}
-        for c in self.input_subspaces(variant):
-            with TableFile(dtw_path(out, variant, c)) as tf:
-                dtw[c] = tf.distance_all("dtw")
-        vals, _, plane = evaluate(variant, s, planes, hasher, reporter, dtw=dtw)
-        del planes, dtw
-        stored = read_planes(table_path(out, variant, s), with_dtc=False)[0]
-        used = vals != UNUSED  # (a file's unused slots hold a neighbour's value)
-        if not np.array_equal(vals[used], stored[used]):
-            raise RuntimeError(f"{s}: the sweep gives other values than its file")
-        hdr = dtw_header(variant, s, hasher, vals, plane)
-        write_distance_table(dtw_path(out, variant, s), hdr, "dtw", plane, hasher.anchor_reps(s.o))
-        return count_positions(variant.board, s.m, s.o)
 
 
 def job_for(sub: Subspace) -> Job:

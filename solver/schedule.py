@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from .fileformat import remove_stale_temporaries
 from .folders import ruleset_dir
 from .errors import ResourceError, UsageError
-from .jobs import Job, MovementDtw, PlacementDtw, PlacementSubspace, job_for
+from .jobs import Job, MovementDtw, PlacementSubspace, job_for
 from .progress import Reporter
 from .subspaces import (check_movement, pair_key, check_placement, movement_subspaces,
                         placement_closure, placement_subspaces)
@@ -41,10 +41,9 @@ def job_graph(variant, targets=None, max_pieces=None, phase="movement", dtw=Fals
         if phase in ("movement", "all"):
             targets += movement_subspaces(variant, max_pieces)
     place = placement_closure(variant, [t for t in targets if t.placement])
-    wanted = [job_for(t) for t in targets if not t.placement] + [PlacementSubspace(s) for s in place]
+    wanted = [job_for(t) for t in targets if not t.placement] + [PlacementSubspace(s, dtw=dtw) for s in place]
     if dtw:
         wanted += [MovementDtw(pair_key(t)) for t in targets if not t.placement]
-        wanted += [PlacementDtw(s) for s in place]
     jobs, deps, seen = [], {}, set()
 
     def visit(job):
