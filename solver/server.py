@@ -156,13 +156,13 @@ async def answer(tb, kind, params, position, seed=None):
     may take seconds and must not hold up the other requests)."""
     from starlette.concurrency import run_in_threadpool
 
-    if len(position) > MAX_POSITION:
-        return lookup(tb, kind, params, position, seed)
-    try:
-        pos = Position.parse(position, variant_of(params))
-    except MorrisError as exc:  # bad input: answered at once
-        return exc.http_status, {"error": public_text(f"{type(exc).__name__}: {exc}", tb.paths)}
-    if tb.answers_from_files(pos):
+    pos = None
+    if len(position) <= MAX_POSITION:
+        try:
+            pos = Position.parse(position, variant_of(params))
+        except MorrisError:
+            pass  # bad input: lookup answers it, at once
+    if pos is None or tb.answers_from_files(pos):
         return lookup(tb, kind, params, position, seed, pos)
     return await run_in_threadpool(lookup, tb, kind, params, position, seed, pos)
 

@@ -168,8 +168,7 @@ class Tablebase:
         self._hashers = {}
         self._searches = {}
         self._load_seconds = {}
-        self._covered = {}  # (ruleset, subspace) -> whether its lookups need files only
-        self._has_dtw = {}  # (ruleset, m, o, hm, ho) -> whether a dtw file holds it
+        self._exists = {}  # (ruleset, subspace, kind of file) -> whether a directory has it
         self._lock = threading.Lock()
         self._search_lock = threading.Lock()
 
@@ -268,10 +267,35 @@ class Tablebase:
             raise
 
     def _db_probe(self, position: Position) -> ProbeResult:
+        return self._db_probe_at(position)[0]
+
+    def _db_probe_at(self, position: Position):
+        """(ProbeResult, table, slot): the slot found once serves the distances read after."""
         tf, i = self._slot_or_end(position)
         if tf is None:
-            return ProbeResult(i, 0)
-        return self._read(tf, i, position)
+            return ProbeResult(i, 0), None, None
+        return self._read(tf, i, position), tf, i
+
+    @staticmethod
+    def _counts(position: Position) -> tuple:
+        """(m, o, hm, ho): the position's subspace as plain ints (cheap to hash: hot path)."""
+        return (position.mover.bit_count(), position.opponent.bit_count(),
+                position.mover_hand, position.opponent_hand)
+
+    def _subspace(self, position: Position) -> Subspace:
+        return Subspace(*self._counts(position))
+
+    def _has(self, variant, counts: tuple, path_in=table_in) -> bool:
+        """Whether a directory holds the file of the subspace ``counts`` (m, o, hm, ho;
+        ``path_in``: table_in for values, dtw_in for dtw), looked up once (files appear only by
+        a solve, not while serving)."""
+        key = (variant.ruleset_id, counts, path_in)
+        known = self._exists.get(key)
+        if known is None:
+            sub = Subspace(*counts)
+            known = self._exists[key] = any(
+                os.path.exists(path_in(d, sub)) for d in self.directories(variant))
+        return known
 
     @staticmethod
     def _read(tf, i: int, position: Position) -> ProbeResult:
@@ -301,16 +325,9 @@ class Tablebase:
         if self.search_mode == "always":
             return False
         v = position.variant
-        sub = Subspace(position.mover.bit_count(), position.opponent.bit_count(),
-                       position.mover_hand, position.opponent_hand)
-        key = (v.ruleset_id, sub)
-        known = self._covered.get(key)
-        if known is None:
-            dirs = self.directories(v)
-            need = [sub] + placement_inputs(sub, v.rules.double_mill_removes)
-            known = self._covered[key] = all(
-                any(os.path.exists(table_in(d, s)) for d in dirs) for s in need)
-        return known
+        sub = self._subspace(position)
+        return all(self._has(v, (s.m, s.o, s.hm, s.ho))
+                   for s in [sub] + placement_inputs(sub, v.rules.double_mill_removes))
 
     # ------------------------------------------------------------------ dtw
     def dtw_table(self, variant, sub: Subspace) -> TableFile:
@@ -342,33 +359,22 @@ class Tablebase:
             raise UnsupportedRulesError("dtw is the distance without a no-removal limit; these "
                                         "rules have one")
         tf, i = self._slot_or_end(position)
+        return self._dtw_at(position, tf, i, strict=True)
+
+    def _dtw_at(self, position: Position, tf, i, strict: bool = False) -> int | None:
+        """The dtw of ``position`` at slot ``i`` of its values file ``tf`` (``tf`` None: a
+        finished game, 0); None for a draw, and where no dtw file holds it unless ``strict``
+        (then :class:`MissingDtwError`)."""
+        if not strict and position.variant.limited:
+            return None
         if tf is None:
             return 0
+        counts = self._counts(position)
+        if not strict and not self._has(position.variant, counts, dtw_in):
+            return None
         if tf.value(i) == DRAW:
             return None
-        sub = Subspace(position.mover.bit_count(), position.opponent.bit_count(),
-                       position.mover_hand, position.opponent_hand)
-        return self.dtw_table(position.variant, sub).distance("dtw", i)
-
-    def _dtw_or_none(self, position: Position) -> int | None:
-        """:meth:`probe_dtw`, None where no dtw file (or no file at all) holds the position
-        (whether a subspace has a dtw file is looked up once)."""
-        v = position.variant
-        if v.limited:
-            return None
-        sub = (v.ruleset_id, position.mover.bit_count(), position.opponent.bit_count(),
-               position.mover_hand, position.opponent_hand)
-        has = self._has_dtw.get(sub)
-        if has is None:
-            has = self._has_dtw[sub] = any(
-                os.path.exists(dtw_in(d, Subspace(*sub[1:]))) for d in self.directories(v))
-        if not has and rules.decided_by_count(position.mover, position.opponent,
-                                              position.mover_hand, position.opponent_hand) is None:
-            return None
-        try:
-            return self.probe_dtw(position)
-        except MissingSubspaceError:
-            return None
+        return self.dtw_table(position.variant, Subspace(*counts)).distance("dtw", i)
 
     def _searching(self, position: Position) -> bool:
         return self.search_mode == "always" and position.in_placement
@@ -423,10 +429,10 @@ class Tablebase:
         t0 = time.perf_counter()
         loaded_before = position.variant.ruleset_id in self._searches
         missing = None
-        me = None
+        me = me_tf = me_i = None
         if not self._searching(position):
             try:
-                me = self._db_probe(position)
+                me, me_tf, me_i = self._db_probe_at(position)
             except MissingSubspaceError as exc:
                 if not self._may_search(position, exc):
                     raise
@@ -439,7 +445,7 @@ class Tablebase:
             try:
                 if self._searching(child):
                     raise MissingSubspaceError("searching every placement position")
-                r = self._db_probe(child)
+                r, ctf, ci = self._db_probe_at(child)
             except MissingSubspaceError as exc:
                 if not (self._searching(child) or self._may_search(child, exc)):
                     raise
@@ -455,7 +461,7 @@ class Tablebase:
                     dtc = 1  # a conversion: a removal, or the end of placement
                 else:
                     dtc = r.dtc + 1
-                child_dtw = self._dtw_or_none(child)
+                child_dtw = self._dtw_at(child, ctf, ci)
                 dtw = None if child_dtw is None else child_dtw + 1
             infos.append(MoveInfo(move, value, dtc, dtw))
         search = any(m.dtc is None and m.value != "draw" for m in infos) or (
@@ -471,7 +477,7 @@ class Tablebase:
             category = self.category(position)
         load = 0.0 if loaded_before else self._load_seconds.get(position.variant.ruleset_id, 0.0)
         return Analysis(position, me.value, me.dtc, infos,
-                        dtw=None if search or me.value == "draw" else self._dtw_or_none(position),
+                        dtw=None if search or me.value == "draw" else self._dtw_at(position, me_tf, me_i),
                         source="search" if search else "database",
                         search_seconds=time.perf_counter() - t0 if search else 0.0,
                         load_seconds=load if search else 0.0,
@@ -518,10 +524,8 @@ class Tablebase:
             return None
         start = Position.start(variant)
         top = Subspace(0, 0, start.mover_hand, start.opponent_hand)
-        dirs = self.directories(variant)
-        if self.search_mode == "auto" and all(
-                any(os.path.exists(table_in(d, s)) for d in dirs)
-                for s in placement_closure(variant, [top])):
+        if self.search_mode == "auto" and all(self._has(variant, (s.m, s.o, s.hm, s.ho))
+                                              for s in placement_closure(variant, [top])):
             return None
         t = threading.Thread(target=self.search_for, args=(variant,), daemon=True,
                              name="morris-search-load")
@@ -531,9 +535,7 @@ class Tablebase:
     def _search_value(self, position: Position) -> str:
         s = self.search_for(position.variant)
         if s is None:
-            sub = Subspace(position.mover.bit_count(), position.opponent.bit_count(),
-                           position.mover_hand, position.opponent_hand)
-            raise self._missing(position.variant, sub)
+            raise self._missing(position.variant, self._subspace(position))
         from .search import VALUES
 
         with self._search_lock:
