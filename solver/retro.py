@@ -152,6 +152,7 @@ def propagate(variant, hasher: Hasher, top: Subspace, pair: PairLayout, rep,
     from .kernels import retro as K
 
     levels = _Levels(variant, hasher, top, pair)
+    no_exits = np.zeros(0, dtype=np.uint16)  # the dtc retrograde: every removal is level 1
     d = 0
     flags = pair.flag0.copy()
     rep.phase(f"[{pair.name}] propagate")
@@ -161,7 +162,7 @@ def propagate(variant, hasher: Hasher, top: Subspace, pair: PairLayout, rep,
                 break
             if limit is not None and d >= limit:
                 break  # levels beyond the limit are draws under it
-            nxt = levels.step(d, flags, lambda *a: K.apply(pair.st, d, *a))
+            nxt = levels.step(d, flags, lambda *a: K.apply(pair.st, d, *a, no_exits))
             if d == 0:
                 nxt |= pair.flag1
             flags = nxt
@@ -278,6 +279,7 @@ def propagate_dtw(variant, hasher: Hasher, top: Subspace, pair: PairLayout, sche
     """Phase 2: levels d = 0, 1, ...: promote the positions whose exit level is d, then emit
     the predecessors of everything decided at d and apply them; until no level is left."""
     from .kernels import dtw as K
+    from .kernels import retro as R
 
     nblocks = pair.nblocks
     exit_levels = sched[sched != K.NONE]
@@ -291,7 +293,7 @@ def propagate_dtw(variant, hasher: Hasher, top: Subspace, pair: PairLayout, sche
         while d <= top_level or flags.any():
             if d <= top_level:
                 K.promote(pair.st, sched, d, sflags[d], flags)
-            flags = levels.step(d, flags, lambda *a: K.apply_dtw(pair.st, sched, d, *a))
+            flags = levels.step(d, flags, lambda *a: R.apply(pair.st, d, *a, sched))
             d += 1
             if d > 16000:
                 raise RuntimeError("dtw propagation did not converge")

@@ -19,7 +19,7 @@ with the same predecessor generator (``retro.emit``), with three differences:
   emits and applies as usual, except that a loss whose count runs out at level d is decided at
   ``max(d + 1, exit level)``: at d + 1 when no exit is longer, else by the promotion at its exit
   level. An entry from a lost position (w = 0) only ever targets a win, one from a won position
-  only a loss's count (``WINFLAG`` tells them apart).
+  only a loss's count (``WINFLAG`` tells them apart; ``retro.apply`` with the exit levels).
 
 ``sflags[level, block]`` says which blocks hold exit levels equal to ``level`` (so a promotion
 reads only those blocks).
@@ -32,16 +32,17 @@ from numba import njit, prange
 
 from ..codes import LOSE_BELOW, LOSS, UNUSED, WIN
 from .bitboard import closed_mills, removable
-from .bits import ctz, prefetch
+from .bits import ctz
 from .hashing import anchor, ranked, sym_image, unindex_one
-from .retro import BLOCK, COUNT_MAX, PREFETCH
+from .retro import BLOCK, COUNT_MAX, DRAWCONV
 
 _NJ = dict(cache=True, nogil=True)
 
 #: no exit level
 NONE = 0xFFFF
-#: an undecided won position (the bit above the count): the pass needs the values no longer
-WINFLAG = 1 << 9
+#: an undecided won position: the bit above the count, the dtc retrograde's DRAWCONV (in both,
+#: a position that never loses by its count running out); the pass needs the values no longer
+WINFLAG = DRAWCONV
 
 
 @njit(parallel=True, **_NJ)
@@ -152,54 +153,6 @@ def promote(st, exits, d, sflags_d, flags):
                 hit = True
         if hit:
             flags[b] = 1
-
-
-@njit(parallel=True, **_NJ)
-def apply_dtw(st, exits, d, buf, buf_n, flags_next, newly, errors):
-    """The entries ``retro.emit`` made for level ``d``: owner t updates the slots g with
-    (g >> 12) % nown == t."""
-    nown = flags_next.shape[0]
-    ntask = buf.shape[0]
-    win = np.uint16(((d + 1) << 2) | WIN)
-    loss = np.uint16(((d + 1) << 2) | LOSS)
-    for t in prange(nown):
-        c = 0
-        bad = 0
-        for task in range(ntask):
-            n = buf_n[task]
-            for e in range(n):
-                if e + PREFETCH < n:
-                    ahead = buf[task, e + PREFETCH] >> 8
-                    if (ahead >> 12) % nown == t:
-                        prefetch(st, ahead)
-                x = buf[task, e]
-                g = x >> 8
-                if (g >> 12) % nown != t:
-                    continue
-                v = np.int64(st[g])
-                if v & 3:
-                    continue  # decided, a draw, or unused
-                w = x & 255
-                if w == 0:  # a move into a position lost at d
-                    if v & WINFLAG:
-                        st[g] = win
-                        flags_next[t, g // BLOCK] = 1
-                        c += 1
-                    else:
-                        bad += 1
-                elif not (v & WINFLAG):
-                    left = ((v >> 2) & COUNT_MAX) - w
-                    if left < 0:
-                        bad += 1
-                        left = 0
-                    if left == 0 and (exits[g] == NONE or exits[g] <= d + 1):
-                        st[g] = loss
-                        flags_next[t, g // BLOCK] = 1
-                        c += 1
-                    else:  # waits for its longest exit (promote), or for more moves
-                        st[g] = np.uint16(left << 2)
-        newly[t] += c
-        errors[t] += bad
 
 
 @njit(parallel=True, **_NJ)
