@@ -187,6 +187,12 @@ def table_header(variant, sub, hasher, values, dtc, curse_counts=None) -> dict:
     return hdr
 
 
+def read_dtw(path):
+    """The whole dtw plane of a dtw file (uint8 or uint16): the one loader of dtw planes."""
+    with TableFile(path) as tf:
+        return tf.distance_all("dtw")
+
+
 def read_planes(path, with_dtc: bool = True):
     """(values, distances) of a whole file, the distances as uint8 where they fit (``None``
     without ``with_dtc``): the one loader of whole planes."""

@@ -19,8 +19,8 @@ from dataclasses import dataclass
 import numpy as np
 
 from .codes import UNUSED
-from .fileformat import TableFile, check_file, write_distance_table, write_table
-from .folders import dtw_header, dtw_path, read_planes, ruleset_dir, table_header, table_path
+from .fileformat import check_file, write_distance_table, write_table
+from .folders import dtw_header, dtw_path, read_dtw, read_planes, ruleset_dir, table_header, table_path
 from .index import Hasher, count_positions
 from .progress import Reporter
 from .subspaces import Subspace, pair_children, pair_dependencies, pair_key, placement_inputs
@@ -198,8 +198,7 @@ class PlacementSubspace(Job):
             return self._write_values(out, variant, hasher, vals, dtc)
         dtw = {}
         for c in self.input_subspaces(variant):
-            with TableFile(dtw_path(out, variant, c)) as tf:
-                dtw[c] = tf.distance_all("dtw")
+            dtw[c] = read_dtw(dtw_path(out, variant, c))
         vals, dtc, plane = evaluate(variant, self.sub, planes, hasher, reporter, dtw=dtw)
         del planes, dtw
         path = table_path(out, variant, self.sub)
@@ -262,9 +261,8 @@ class MovementDtw(Job):
         values = {s: read_planes(table_path(out, variant, s), with_dtc=False)[0] for s in self.subspaces}
         children = {}
         for c in self.input_subspaces(variant):
-            with TableFile(dtw_path(out, variant, c)) as tf:
-                children[c] = (read_planes(table_path(out, variant, c), with_dtc=False)[0],
-                               tf.distance_all("dtw"))
+            children[c] = (read_planes(table_path(out, variant, c), with_dtc=False)[0],
+                           read_dtw(dtw_path(out, variant, c)))
         planes = solve_pair_dtw(variant, self.sub, values, children, hasher, reporter)
         positions = 0
         for s in self.subspaces:

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from .fileformat import TableFile, check_file
-from .folders import (DTW_SUFFIX, dtw_in, find_tables, misplaced, read_planes, sibling_ruleset,
+from .folders import (DTW_SUFFIX, dtw_in, find_tables, misplaced, read_dtw, read_planes, sibling_ruleset,
                       subspace_of, table_in)
 from .errors import CorruptDatabaseError
 from .index import Hasher
@@ -175,8 +175,7 @@ def _movement_planes(directory, sub, sib, child, dtw: bool):
     def dist(s):
         if not dtw:
             return read_planes(table_in(directory, s))[1]
-        with TableFile(dtw_in(directory, s)) as tf:
-            return tf.distance_all("dtw")
+        return read_dtw(dtw_in(directory, s))
 
     empty = np.zeros(0, np.uint8)
     vals = read_planes(table_in(directory, sub), with_dtc=False)[0]
@@ -243,8 +242,7 @@ def _verify_placement(fr: FileReport, header, directory, rep, sample=None, dtw=F
     sizes = {sub.o}
     empty = np.zeros(0, np.uint8)
     def dtw_of(s):
-        with TableFile(dtw_in(directory, s)) as tf:
-            return tf.distance_all("dtw")
+        return read_dtw(dtw_in(directory, s))
 
     try:
         for k in range(3):
