@@ -109,10 +109,11 @@ def subspaces(phase, as_json, **kw):
 @click.option("--dask", "dask_address", default=None, metavar="ADDRESS",
               help="Run on a Dask cluster (scheduler address), or local:N for a LocalCluster of N workers.")
 @click.option("--plan", "show_plan", is_flag=True, help="Print the jobs and the critical path; solve nothing.")
-@click.option("--dtw", is_flag=True, help="Also the distance to the end of the game (movement phase; .mtw files).")
+@click.option("--dtw", is_flag=True, help="Also the distance to the end of the game (.mtw files).")
+@click.option("--draws", is_flag=True, help="Also the draw values (.mdv files; docs/draws.md).")
 @quiet_option
 @variant_options
-def solve(subspace_names, out, phase, max_pieces, jobs, dask_address, show_plan, quiet, dtw, **kw):
+def solve(subspace_names, out, phase, max_pieces, jobs, dask_address, show_plan, quiet, dtw, draws, **kw):
     """Solve subspaces into database files under OUT/<ruleset>/.
 
     SUBSPACE names a movement subspace (9-8) or a placement one (5-4+4+4: on the board, then in
@@ -128,7 +129,7 @@ def solve(subspace_names, out, phase, max_pieces, jobs, dask_address, show_plan,
     targets = [Subspace.parse(name) for name in subspace_names] or None
     if max_pieces is not None and (phase != "movement" or any(t.placement for t in targets or [])):
         raise UsageError("--max-pieces applies to the movement phase only")
-    job_list, deps = schedule.job_graph(variant, targets, max_pieces, phase, dtw)
+    job_list, deps = schedule.job_graph(variant, targets, max_pieces, phase, dtw, draws)
     if show_plan:
         echo_lines(reports.plan_lines(variant, job_list, deps))
         return
@@ -136,7 +137,7 @@ def solve(subspace_names, out, phase, max_pieces, jobs, dask_address, show_plan,
     kwargs, close = schedule.executor_options(variant, reporter, jobs, dask_address)
     try:
         summary = schedule.solve(out, variant, targets=targets, max_pieces=max_pieces, phase=phase,
-                                 reporter=reporter, dtw=dtw, **kwargs)
+                                 reporter=reporter, dtw=dtw, draws=draws, **kwargs)
     finally:
         close()
     click.echo(reports.solve_line(summary, out))

@@ -9,7 +9,7 @@ print errors through :func:`error_line`.
 
 from __future__ import annotations
 
-from .errors import DataError, MissingDtwError, MorrisError
+from .errors import DataError, MissingDrawsError, MissingDtwError, MorrisError
 
 _HINTS: dict = {}
 
@@ -45,9 +45,10 @@ def advice(exc: BaseException, out=None) -> str:
     """The advice that goes with an error ("" where there is none): for a missing subspace
     whose rules are known, what to solve into ``out`` (the database directory; ``DB`` where
     none was given)."""
-    if isinstance(exc, MissingDtwError) and exc.subspace and exc.variant is not None:
+    if isinstance(exc, (MissingDtwError, MissingDrawsError)) and exc.subspace and exc.variant is not None:
         flags = exc.variant.cli_flags()
-        return (f"add it from the values with: morris solve --out {out or 'DB'} {flags} --dtw "
+        opt = "--dtw" if isinstance(exc, MissingDtwError) else "--draws"
+        return (f"add it from the values with: morris solve --out {out or 'DB'} {flags} {opt} "
                 f"{exc.subspace} (the values are solved first where they are missing too)")
     if isinstance(exc, DataError) and exc.subspace and exc.variant is not None:
         from .subspaces import Subspace

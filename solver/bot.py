@@ -8,9 +8,15 @@ Rules, in order (``PerfectPlayer.choose``):
   with the smallest dtc, so the win is converted as soon as possible;
 - **lost**: play the move with the largest dtw where the files hold it for every move (the
   game lasts longest), else the largest dtc, so the loss comes as late as possible;
-- **drawn**: play a drawing move; among them the one that leaves the opponent the most losing
-  replies (the "ultra-strong" idea of Gevay and Danner: keep every chance for the opponent to
-  go wrong), then the fewest drawing replies.
+- **drawn**: play a drawing move; where draw-value files hold every drawing move (docs/draws.md),
+  first the best draw value (the best settlement the player can force), realised soonest where
+  it is above the pair's rank (the smallest draw distance) and resisted longest where it is
+  below (the largest); then, among what is left, the move that leaves the opponent the most
+  losing replies (keep every chance for the opponent to go wrong), then the fewest drawing
+  replies. Given the game so far (``seen``: how often each position occurred), it first keeps
+  the drawing moves into the positions seen least, so that the game does not end by threefold
+  repetition while another drawing move goes on. ``use_draw_values=False`` skips the draw
+  values and the repetitions (the player before draw values).
 
 Remaining ties are broken by a random generator seeded with ``seed``, over the moves in token
 order, so the same seed replays the same game. Outside everything the tablebase can answer the
@@ -68,9 +74,10 @@ def bestmove_json(choice: Choice | None, position: str) -> dict:
 
 
 class PerfectPlayer:
-    def __init__(self, tablebase: Tablebase, seed: int | None = None):
+    def __init__(self, tablebase: Tablebase, seed: int | None = None, use_draw_values: bool = True):
         self.tb = tablebase
         self.rng = random.Random(seed)
+        self.use_draw_values = use_draw_values
 
     def analyze(self, pos: Position) -> Analysis:
         try:
@@ -79,8 +86,9 @@ class PerfectPlayer:
             raise OutsideDatabaseError(f"{pos.to_compact()} is outside the databases: {exc}",
                                        subspace=exc.subspace, variant=exc.variant) from None
 
-    def choose(self, pos: Position) -> Choice | None:
-        """The move to play, or ``None`` when the game is over."""
+    def choose(self, pos: Position, seen=None) -> Choice | None:
+        """The move to play, or ``None`` when the game is over. ``seen``: {position key: times
+        it occurred in the game so far} (repetitions), where the caller knows the game."""
         a = self.analyze(pos)
         if not a.moves:
             return None
@@ -116,6 +124,13 @@ class PerfectPlayer:
         if a.source == "search":
             m = pick(draws)
             return Choice(m.move, m.value, None, "drawn (by search)", a)
+        why = ""
+        if self.use_draw_values and a.draw is not None and all(m.draw is not None for m in draws):
+            draws, why = self._best_draws(a.draw, draws)
+        if self.use_draw_values and seen:
+            times = {m.move: seen.get(pos.play(m.move).key, 0) for m in draws}
+            fewest = min(times.values())
+            draws = [m for m in draws if times[m.move] == fewest]
         scored = []
         for m in draws:
             try:
@@ -126,8 +141,22 @@ class PerfectPlayer:
             scored.append(((replies.count("loss"), -replies.count("draw")), m))
         top = max(s for s, _ in scored)
         m = pick([m for s, m in scored if s == top])
-        return Choice(m.move, m.value, m.dtc,
-                      f"drawn: leaves the opponent {top[0]} losing replies of {top[0] - top[1]} non-winning", a)
+        return Choice(m.move, m.value, m.dtc, f"drawn: {why}leaves the opponent {top[0]} losing "
+                      f"replies of {top[0] - top[1]} non-winning", a)
+
+    @staticmethod
+    def _best_draws(me, draws: list[MoveInfo]):
+        """The drawing moves that keep the best draw value, hurrying or delaying as its rank
+        says (``me``: the position's DrawValue), and the words for it."""
+        best = max(m.draw for m in draws)
+        keep = [m for m in draws if m.draw == best]
+        if me.rank is None or best == me.rank:
+            return keep, f"draw value {best:+d}; "
+        if best > me.rank:
+            d = min(m.draw_distance for m in keep)
+            return [m for m in keep if m.draw_distance == d], f"draw value {best:+d} in {d} plies; "
+        d = max(m.draw_distance for m in keep)
+        return [m for m in keep if m.draw_distance == d], f"draw value {best:+d} after {d} plies; "
 
     def _pick(self, infos: list[MoveInfo]) -> MoveInfo:
         ordered = sorted(infos, key=lambda m: str(m.move))

@@ -35,3 +35,8 @@ SCORE_OF_CODE = {WIN: 1, DRAW: 0, LOSS: -1}
 NAME_OF_SCORE = {1: "win", 0: "draw", -1: "loss"}
 #: how a finished game reads for the side to move
 RESULT_WORDS = {"win": "won", "loss": "lost", "draw": "drawn"}
+
+#: Draw values (docs/draws.md) lie in -RANK_MAX .. RANK_MAX; a draw-value plane stores V + DV0
+#: for a draw and 0 for anything else (a byte per slot).
+RANK_MAX = 100
+DV0 = 128

@@ -96,7 +96,7 @@ class ConsoleGame:
             self.game.push(move)
             return True
         try:
-            choice = self.bot.choose(self.game.position)
+            choice = self.bot.choose(self.game.position, self.game.seen)
         except MorrisError as exc:
             self.say(f"{type(exc).__name__}: {exc}")
             self.say("the bot cannot go on from here")

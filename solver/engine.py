@@ -213,7 +213,7 @@ class Engine:
             return
         if self.strength != "perfect":
             return self._go_weaker(pos)
-        choice = self._player().choose(pos)
+        choice = self._player().choose(pos, Counter(p.key for p in self.positions))
         a = choice.analysis
         if a.source == "search":
             why = f"no database holds {a.missing}" if a.missing else "search forced"
@@ -228,10 +228,11 @@ class Engine:
 
             best = next(m for m in choice.analysis.moves if fits(m.move))  # sorted best first
             left = [r for r in best.move.removes if not removed >> pos.board.index[r] & 1]
-            self._score(pos, best.value, best.dtc, best.dtw)
+            self._score(pos, best.value, best.dtc, best.dtw, best.draw)
             self.send(f"bestmove x{left[0]}")
             return
-        self._score(pos, choice.value, choice.dtc, choice.dtw)
+        info = next(m for m in a.moves if m.move == choice.move)
+        self._score(pos, choice.value, choice.dtc, choice.dtw, info.draw)
         mv = choice.move
         head = mv.to if mv.frm is None else f"{mv.frm}-{mv.to}"
         self.send(f"info string {choice.rule}; full turn {mv}")
@@ -255,11 +256,14 @@ class Engine:
         self.send(f"info string {self.strength} player; full turn {mv}")
         self.send(f"bestmove {mv.to if mv.frm is None else f'{mv.frm}-{mv.to}'}")
 
-    def _score(self, pos, value, dtc, dtw=None):
-        cp = 0 if value == "draw" else (1000 - (dtc or 0)) * (1 if value == "win" else -1)
+    def _score(self, pos, value, dtc, dtw=None, draw=None):
+        """The info line: a score in centipawns for White (a draw's draw value, docs/draws.md,
+        where the files hold it), then the value and its distances."""
+        cp = (draw or 0) if value == "draw" else (1000 - (dtc or 0)) * (1 if value == "win" else -1)
         if pos.turn != WHITE:
             cp = -cp
         extra = ("" if dtc is None else f" dtc {dtc}") + ("" if dtw is None else f" dtw {dtw}")
+        extra += "" if draw is None else f" drawvalue {draw}"
         self.send(f"info depth 0 score cp {cp} string {value}{extra}")
 
 

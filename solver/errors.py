@@ -69,6 +69,11 @@ class MissingDtwError(MissingSubspaceError):
     may be (``morris solve --dtw`` adds it from them)."""
 
 
+class MissingDrawsError(MissingSubspaceError):
+    """The draw-value file of a subspace is not there; its values may be (``morris solve
+    --draws`` adds it from them)."""
+
+
 class CorruptDatabaseError(DataError):
     """A database file whose header, size, offsets or checksums are wrong."""
 

@@ -20,6 +20,7 @@ from .codes import RESULT_WORDS
 from .errors import DataError, MissingSubspaceError, MorrisError, UsageError
 from .inputs import parse_int
 from .position import COLOR_NAMES, Position
+from .reports import draw_words
 from .svg import board_svg
 from .tablebase import MoveInfo
 from .variants import VARIANTS, get_variant
@@ -186,6 +187,8 @@ def _moves_html(params: dict, pos, analysis, moves_data: list) -> list:
             dist = "" if mi.dtc is None else f" <small>{mi.dtc}</small>"
             if mi.dtw is not None:
                 dist = f" <small>{mi.dtw} plies ({mi.dtc} to a removal)</small>"
+            if mi.draw is not None:
+                dist = f" <small>draw value {mi.draw:+d}</small>"
             body.append(f'<li><a class="move {mi.value or ""}" data-move="{escape(str(mi.move))}" '
                         f'data-value="{mi.value or ""}" href="{escape(href)}">{escape(str(mi.move))}</a>{dist}</li>')
         body.append("</ul>")
@@ -240,9 +243,13 @@ def explorer_page(tb, params: dict) -> tuple[str, int]:
             body.append(f'<p class="value {over}" id="value" data-value="{over}">Game over: {side} to move has {word}</p>')
         elif analysis is not None:
             desc = _describe(analysis.value, analysis.dtc, pos.in_placement, analysis.dtw)
+            if analysis.draw is not None:
+                desc = f"draw ({draw_words(analysis.draw)})"
             body.append(f'<p class="value {analysis.value}" id="value" data-value="{analysis.value}" '
                         f'data-dtc="{"" if analysis.dtc is None else analysis.dtc}" '
-                        f'data-dtw="{"" if analysis.dtw is None else analysis.dtw}">{side.capitalize()} to move: {escape(desc)}</p>')
+                        f'data-dtw="{"" if analysis.dtw is None else analysis.dtw}" '
+                        f'data-draw="{"" if analysis.draw is None else analysis.draw.value}">'
+                        f'{side.capitalize()} to move: {escape(desc)}</p>')
         body.append(f'<p><code id="compact">{escape(compact)}</code></p>')
         body += _moves_html(params, pos, analysis, moves_data)
         text = compact

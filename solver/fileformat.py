@@ -63,9 +63,10 @@ DTC_LEVEL = 9
 
 #: the kinds of file and the sections each must have (besides ``anchors``): a values file
 #: (``<subspace>.mtb``: values and dtc) and a dtw file (``<subspace>.mtw``: the distance to the
-#: end of the game alone, so that a reader of values never pays for it). A header without a
-#: ``kind`` is a values file (files written before dtw existed).
-KINDS = {"values": ("wdl", "dtc"), "dtw": ("dtw",)}
+#: end of the game alone, so that a reader of values never pays for it) and a draw-value file
+#: (``<subspace>.mdv``: ``dv`` the draw value + DV0 of each draw, ``dd`` its draw distance;
+#: docs/draws.md). A header without a ``kind`` is a values file (files written before dtw existed).
+KINDS = {"values": ("wdl", "dtc"), "dtw": ("dtw",), "draw": ("dv", "dd")}
 
 _U64x2 = struct.Struct("<QQ")
 
@@ -123,13 +124,23 @@ class _Section(NamedTuple):
 def write_distance_table(path, header: dict, name: str, dist: np.ndarray, anchors: np.ndarray):
     """Write a file that holds one distance section (``name``: ``dtw``) and the anchors, with
     ``header`` (which names its ``kind``), atomically; returns the header written."""
-    dist = np.ascontiguousarray(dist)
-    wide = int(dist.max(initial=0)) > 255
-    arr = np.ascontiguousarray(dist, dtype=np.uint16 if wide else np.uint8)
-    blocks = _compress_blocks(_chunks(arr, DTC_BLOCK * arr.itemsize), DTC_LEVEL)
-    sections = [_Section(name, blocks, DTC_BLOCK, "uint16" if wide else "uint8")]
+    return write_planes(path, header, {name: dist}, anchors)
+
+
+def write_planes(path, header: dict, planes: dict, anchors: np.ndarray):
+    """Write a file of byte or distance sections (``planes``: {name: array of one value per
+    slot}, each stored as uint8 where it fits, else uint16) and the anchors, with ``header``
+    (which names its ``kind``), atomically; returns the header written."""
+    sections = []
+    for name, plane in planes.items():
+        plane = np.ascontiguousarray(plane)
+        wide = int(plane.max(initial=0)) > 255
+        arr = np.ascontiguousarray(plane, dtype=np.uint16 if wide else np.uint8)
+        blocks = _compress_blocks(_chunks(arr, DTC_BLOCK * arr.itemsize), DTC_LEVEL)
+        sections.append(_Section(name, blocks, DTC_BLOCK, "uint16" if wide else "uint8"))
+        slots = len(plane)
     anchor_blob = np.asarray(anchors, dtype="<u4").tobytes()
-    hdr, layout, end = lay_out(header, len(dist), sections, anchors, anchor_blob)
+    hdr, layout, end = lay_out(header, slots, sections, anchors, anchor_blob)
     _write_atomically(path, _header_blob(hdr), anchor_blob, sections, layout, end)
     return hdr
 
@@ -498,7 +509,8 @@ class TableFile:
         return raw[j]
 
     def distance(self, name: str, i: int) -> int:
-        """Slot i of a distance section (``dtc`` or ``dtw``; uint8 or uint16)."""
+        """Slot i of a distance or byte section (``dtc``, ``dtw``, ``dv``, ``dd``; uint8 or
+        uint16)."""
         if not 0 <= i < self.slots:
             raise IndexError(i)
         _, _, per, codec = self._sec[name]
@@ -509,7 +521,8 @@ class TableFile:
         return raw[j]
 
     def distance_all(self, name: str) -> np.ndarray:
-        """A whole distance section (``dtc`` or ``dtw``) of codec uint8 or uint16."""
+        """A whole distance or byte section (``dtc``, ``dtw``, ``dv``, ``dd``) of codec uint8 or
+        uint16."""
         codec = self._sec[name][3]
         out = np.empty(self.slots, dtype="<u2" if codec == "uint16" else np.uint8)
         self.bulk_into(name, out)

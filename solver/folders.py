@@ -16,6 +16,8 @@ from .fileformat import SUFFIX, TableFile, plane_stats
 
 #: the suffix of dtw files (the values files': fileformat.SUFFIX)
 DTW_SUFFIX = ".mtw"
+#: the suffix of draw-value files (docs/draws.md)
+DRAWS_SUFFIX = ".mdv"
 
 #: the perfect hash the files are indexed by (index.py)
 HASH_SCHEME = "anchor-orbit-colex-v1"
@@ -44,6 +46,41 @@ def dtw_beside(values_path) -> str:
 def dtw_in(ruleset_directory, sub) -> str:
     """The dtw file of one subspace inside a ruleset directory."""
     return os.path.join(os.fspath(ruleset_directory), sub.name + DTW_SUFFIX)
+
+
+def draws_path(out, variant, sub) -> str:
+    """The draw-value file of one subspace: ``OUT/<ruleset>/<subspace>.mdv``."""
+    return os.path.join(ruleset_dir(out, variant), sub.name + DRAWS_SUFFIX)
+
+
+def draws_in(ruleset_directory, sub) -> str:
+    """The draw-value file of one subspace inside a ruleset directory."""
+    return os.path.join(os.fspath(ruleset_directory), sub.name + DRAWS_SUFFIX)
+
+
+def draws_header(variant, sub, dv, dd, rank) -> dict:
+    """The header of a subspace's draw-value file: the rules and subspace, the pair's settlement
+    rank (movement; None in placement) and how many draws have each draw value."""
+    from .codes import DV0
+    from .index import count_positions
+    from .version import __version__
+
+    hdr = ruleset_fields(variant)
+    counts = np.bincount(np.asarray(dv), minlength=256)
+    hdr.update(kind="draw", format="morris-tablebase", generator=f"morris-solver {__version__}",
+               points=list(variant.board.points), subspace=sub.name,
+               phase="placement" if sub.placement else "movement",
+               m=sub.m, o=sub.o, hm=sub.hm, ho=sub.ho, distance="draw",
+               positions=count_positions(variant.board, sub.m, sub.o), rank=rank,
+               draw_values={str(b - DV0): int(c) for b, c in enumerate(counts) if b and c},
+               max_draw_distance=int(np.asarray(dd).max(initial=0)))
+    return hdr
+
+
+def read_draws(path):
+    """(dv, dd) planes of a draw-value file: the one loader of draw-value planes."""
+    with TableFile(path) as tf:
+        return tf.distance_all("dv"), tf.distance_all("dd")
 
 
 def dtw_header(variant, sub, hasher, values, dtw) -> dict:

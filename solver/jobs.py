@@ -19,8 +19,9 @@ from dataclasses import dataclass
 import numpy as np
 
 from .codes import UNUSED
-from .fileformat import check_file, write_distance_table, write_table
-from .folders import dtw_header, dtw_path, read_dtw, read_planes, ruleset_dir, table_header, table_path
+from .fileformat import TableFile, check_file, write_distance_table, write_planes, write_table
+from .folders import (draws_header, draws_path, dtw_header, dtw_path, read_draws, read_dtw, read_planes,
+                      ruleset_dir, table_header, table_path)
 from .index import Hasher, count_positions
 from .progress import Reporter
 from .subspaces import Subspace, pair_children, pair_dependencies, pair_key, placement_inputs
@@ -158,29 +159,33 @@ class MovementPair(Job):
 @dataclass(frozen=True)
 class PlacementSubspace(Job):
     """One placement subspace, evaluated in one forward pass from the next layer's files
-    (placement.py). With ``dtw``, the same pass also gives its dtw file (``.mtw``) from the
-    children's dtw files: its inputs are then the children's values and dtw jobs."""
+    (placement.py). With ``dtw`` (``draws``), the same pass also gives its dtw file (``.mtw``;
+    its draw-value file, ``.mdv``) from the children's: its inputs are then those jobs too."""
 
     dtw: bool = False
+    draws: bool = False
     order = 1
 
     @property
     def name(self) -> str:
-        return self.sub.name + (" +dtw" if self.dtw else "") + (" (no limit)" if self.unlimited else "")
+        return (self.sub.name + (" +dtw" if self.dtw else "") + (" +draws" if self.draws else "")
+                + (" (no limit)" if self.unlimited else ""))
 
     def inputs(self, variant) -> list[Job]:
         out = []
         for c in self.input_subspaces(variant):
             if c.placement:
-                js = [PlacementSubspace(c, dtw=self.dtw)]
+                js = [PlacementSubspace(c, dtw=self.dtw, draws=self.draws)]
             else:
-                js = [MovementPair(pair_key(c))] + ([MovementDtw(pair_key(c))] if self.dtw else [])
+                js = ([MovementPair(pair_key(c))] + ([MovementDtw(pair_key(c))] if self.dtw else [])
+                      + ([MovementDraws(pair_key(c))] if self.draws else []))
             out += [j for j in js if j not in out]
         return sorted(self._own(variant, out), key=lambda j: j.sort_key)
 
     def done(self, out, variant) -> bool:
-        return super().done(out, variant) and (
-            not self.dtw or check_file(dtw_path(out, variant, self.sub)) is None)
+        return super().done(out, variant) and all(
+            check_file(path(out, variant, self.sub)) is None
+            for path, on in ((dtw_path, self.dtw), (draws_path, self.draws)) if on)
 
     def input_subspaces(self, variant) -> list[Subspace]:
         return placement_inputs(self.sub, variant.rules.double_mill_removes)
@@ -192,15 +197,15 @@ class PlacementSubspace(Job):
         variant = self.writes_variant(variant)
         os.makedirs(ruleset_dir(out, variant), exist_ok=True)
         planes = load_children(out, variant, self.sub)
-        if not self.dtw:
+        if not (self.dtw or self.draws):
             vals, dtc = evaluate(variant, self.sub, planes, hasher, reporter=reporter)
             del planes
             return self._write_values(out, variant, hasher, vals, dtc)
-        dtw = {}
-        for c in self.input_subspaces(variant):
-            dtw[c] = read_dtw(dtw_path(out, variant, c))
-        vals, dtc, plane = evaluate(variant, self.sub, planes, hasher, reporter, dtw=dtw)
-        del planes, dtw
+        kids = self.input_subspaces(variant)
+        dtw = {c: read_dtw(dtw_path(out, variant, c)) for c in kids} if self.dtw else None
+        draws = {c: read_draws(draws_path(out, variant, c))[0] for c in kids} if self.draws else None
+        vals, dtc, *extra = evaluate(variant, self.sub, planes, hasher, reporter, dtw=dtw, draws=draws)
+        del planes, dtw, draws
         path = table_path(out, variant, self.sub)
         if check_file(path) is None:  # the values are there already: the same, not rewritten
             stored = read_planes(path, with_dtc=False)[0]
@@ -209,9 +214,15 @@ class PlacementSubspace(Job):
                 raise RuntimeError(f"{self.sub}: the sweep gives other values than its file")
         else:
             self._write_values(out, variant, hasher, vals, dtc)
-        hdr = dtw_header(variant, self.sub, hasher, vals, plane)
-        write_distance_table(dtw_path(out, variant, self.sub), hdr, "dtw", plane,
-                             hasher.anchor_reps(self.sub.o))
+        anchors = hasher.anchor_reps(self.sub.o)
+        if self.dtw:
+            plane = extra.pop(0)
+            hdr = dtw_header(variant, self.sub, hasher, vals, plane)
+            write_distance_table(dtw_path(out, variant, self.sub), hdr, "dtw", plane, anchors)
+        if self.draws:  # no cycles in placement: no draw distance (all 0)
+            dv, dd = extra.pop(0), np.zeros(len(vals), dtype=np.uint8)
+            write_planes(draws_path(out, variant, self.sub),
+                         draws_header(variant, self.sub, dv, dd, None), {"dv": dv, "dd": dd}, anchors)
         return count_positions(variant.board, self.sub.m, self.sub.o)
 
     def _write_values(self, out, variant, hasher, vals, dtc) -> int:
@@ -272,6 +283,61 @@ class MovementDtw(Job):
             write_distance_table(dtw_path(out, variant, s), hdr, "dtw", planes[s], hasher.anchor_reps(s.o))
             positions += count_positions(variant.board, s.m, s.o)
         return positions
+
+
+@dataclass(frozen=True)
+class MovementDraws(Job):
+    """The draw-value files (``.mdv``; docs/draws.md) of a movement pair, from the pair's values
+    and the draw-value files of the pairs its removals lead to (retro.solve_pair_draws). Rules
+    without a no-removal limit only."""
+
+    order = 3
+
+    @property
+    def name(self) -> str:
+        return "/".join(s.name for s in self.subspaces) + " draws"
+
+    @property
+    def subspaces(self) -> tuple:
+        return self.sub.pair
+
+    def inputs(self, variant) -> list[Job]:
+        return [MovementPair(self.sub)] + [MovementDraws(d) for d in pair_dependencies(self.sub)]
+
+    def input_subspaces(self, variant) -> list[Subspace]:
+        return MovementPair(self.sub).input_subspaces(variant)
+
+    def done(self, out, variant) -> bool:
+        return all(check_file(draws_path(out, variant, s)) is None for s in self.subspaces)
+
+    def memory(self, variant) -> int:
+        """About 8 bytes per slot of the pair (state, exit keys, values, excess, distance) and
+        2 per slot read."""
+        h = Hasher(variant.board)
+        own = sum(h.slots(s) for s in self.subspaces)
+        reads = sum(h.slots(c) for c in self.input_subspaces(variant))
+        return int(8 * own + 2 * reads + 400e6)
+
+    def run(self, out, variant, reporter=None, hasher=None) -> int:
+        from .draws import pair_ranks
+        from .retro import solve_pair_draws
+
+        hasher = hasher or Hasher(variant.board)
+        values, headers = {}, {}
+        for s in self.subspaces:
+            with TableFile(table_path(out, variant, s)) as tf:
+                values[s], headers[s] = tf.values_all(), tf.header
+        ranks = pair_ranks(headers)
+        children = {}
+        for c in self.input_subspaces(variant):
+            children[c] = (read_planes(table_path(out, variant, c), with_dtc=False)[0],
+                           read_draws(draws_path(out, variant, c))[0])
+        planes = solve_pair_draws(variant, self.sub, values, children, ranks, hasher, reporter)
+        for s in self.subspaces:
+            dv, dd = planes[s]
+            write_planes(draws_path(out, variant, s), draws_header(variant, s, dv, dd, ranks[s]),
+                         {"dv": dv, "dd": dd}, hasher.anchor_reps(s.o))
+        return sum(count_positions(variant.board, s.m, s.o) for s in self.subspaces)
 
 
 def job_for(sub: Subspace) -> Job:

@@ -48,11 +48,13 @@ def load_children(out, variant, sub: Subspace) -> dict:
     return planes
 
 
-def evaluate(variant, sub: Subspace, planes: dict, hasher: Hasher, reporter=None, dtw=None):
+def evaluate(variant, sub: Subspace, planes: dict, hasher: Hasher, reporter=None, dtw=None,
+             draws=None):
     """(values, dtc) of every slot of a placement subspace from its children's planes
     (``planes[child]`` = its values for a movement child, its packed plane (:func:`pack`) for a
     placement child; for every child it reads). With ``dtw`` ({child: its dtw plane} for every
-    child it reads): (values, dtc, dtw), the dtw computed in the same sweep."""
+    child it reads): (values, dtc, dtw), the dtw computed in the same sweep; with ``draws``
+    ({child: its stored draw-value plane}) the stored draw values come last the same way."""
     from .codes import UNUSED
     from .kernels.placement import placement_sweep
 
@@ -63,6 +65,7 @@ def evaluate(variant, sub: Subspace, planes: dict, hasher: Hasher, reporter=None
     cinfo = np.zeros((3, 3), dtype=np.int64)
     arrays = []
     warrays = []
+    varrays = []
     empty16 = np.zeros(0, np.uint16)
     for k in range(3):
         if k in kids:
@@ -72,12 +75,15 @@ def evaluate(variant, sub: Subspace, planes: dict, hasher: Hasher, reporter=None
             if reads_file(c, mv):
                 arrays.append(planes[c])
                 warrays.append(np.ascontiguousarray(dtw[c], dtype=np.uint16) if dtw is not None else empty16)
+                varrays.append(np.ascontiguousarray(draws[c], dtype=np.uint8) if draws is not None else _EMPTY)
                 continue
         arrays.append(_EMPTY)
         warrays.append(empty16)
+        varrays.append(_EMPTY)
     Ob = hasher.orbits(sizes)
     out = np.full(hasher.slots(sub), UNUSED, dtype=np.uint8)
     wout = np.zeros(hasher.slots(sub) if dtw is not None else 0, dtype=np.uint16)
+    vout = np.zeros(hasher.slots(sub) if draws is not None else 0, dtype=np.uint8)
     nreps = int(Ob.reps_off[sub.m + 1] - Ob.reps_off[sub.m])
     per_rep = comb(variant.board.n - sub.m, sub.o)
     step = max(1, min(nreps, (1 << 22) // max(1, per_rep), -(-nreps // 50)))
@@ -85,8 +91,8 @@ def evaluate(variant, sub: Subspace, planes: dict, hasher: Hasher, reporter=None
         for a in range(0, nreps, step):
             b = min(nreps, a + step)
             placement_sweep(hasher.tables, Ob, dm, sub.m, sub.o, sub.hm, sub.ho, a, b, out,
-                            cinfo, *arrays, min(64, b - a), *warrays, wout)
+                            cinfo, *arrays, min(64, b - a), *warrays, wout, *varrays, vout)
             bar.update((b - a) * per_rep)
     dtc = out >> 2
     out &= 3
-    return (out, dtc) if dtw is None else (out, dtc, wout)
+    return (out, dtc) + ((wout,) if dtw is not None else ()) + ((vout,) if draws is not None else ())

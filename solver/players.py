@@ -2,7 +2,10 @@
 engines, and a match between any two players.
 
 =========================  ==================================================================
-``perfect``                the perfect player (bot.py): best value, then its distance rules
+``perfect``                the perfect player (bot.py): best value, then its distance rules,
+                           among draws the draw value (where draw-value files hold it)
+``perfect:replies``        the perfect player without draw values: among draws the one that
+                           leaves the most losing replies (the bot before draw values)
 ``epsilon:E``              a fallible perfect player: with probability E a uniformly random
                            legal move, otherwise a value-best move chosen at random
 ``search:D``               a depth-D alpha-beta searcher with a material-and-mobility evaluation
@@ -17,6 +20,7 @@ from __future__ import annotations
 
 import math
 import random
+from collections import Counter
 from dataclasses import dataclass
 
 from . import rules
@@ -104,19 +108,23 @@ class SearchPlayer:
 class PerfectChooser:
     """The perfect player (bot.py) with the ``choose(position) -> Move`` of the others."""
 
-    def __init__(self, tb, seed=None):
-        self.bot = PerfectPlayer(tb, seed)
+    def __init__(self, tb, seed=None, use_draw_values: bool = True):
+        self.bot = PerfectPlayer(tb, seed, use_draw_values)
+        self.seen = Counter()  # every position of the game: the ones it moves in, and after
 
     def choose(self, pos: Position):
-        c = self.bot.choose(pos)
+        self.seen[pos.key] += 1
+        c = self.bot.choose(pos, self.seen)
+        if c is not None:
+            self.seen[pos.play(c.move).key] += 1
         return None if c is None else c.move
 
 
 def make_player(spec: str, tb, variant, seed=None):
     """A player from its name (the table in the module docstring)."""
     kind, _, arg = spec.partition(":")
-    if kind == "perfect" and not arg:
-        return PerfectChooser(tb, seed)
+    if kind == "perfect" and arg in ("", "replies"):
+        return PerfectChooser(tb, seed, use_draw_values=not arg)
     if kind == "random" and not arg:
         return EpsilonPlayer(tb, 1.0, seed)
     if kind == "epsilon":
@@ -128,7 +136,8 @@ def make_player(spec: str, tb, variant, seed=None):
         return EpsilonPlayer(tb, eps, seed)
     if kind == "search":
         return SearchPlayer(variant, parse_int(arg, f"player {spec!r}: the search depth", 1, 8), seed)
-    raise UsageError(f"unknown player {spec!r}: perfect, random, epsilon:E (0..1) or search:D (1..8)")
+    raise UsageError(f"unknown player {spec!r}: perfect, perfect:replies, random, epsilon:E (0..1) "
+                     f"or search:D (1..8)")
 
 
 @dataclass

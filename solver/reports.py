@@ -66,6 +66,8 @@ def analysis_lines(pos, a) -> list[str]:
             f" in {a.dtw} plies (end of placement or a removal in {a.dtc})"
     else:
         dist = "" if a.dtc is None else f" in {a.dtc}"
+    if a.draw is not None:
+        dist = " (" + draw_words(a.draw) + ")"
     limit = ""
     if pos.limit is not None:
         limit = f" (counter {pos.no_removal_plies} of {pos.limit}"
@@ -76,8 +78,27 @@ def analysis_lines(pos, a) -> list[str]:
             dist = f" {mi.dtw} plies, removal in {mi.dtc}"
         else:
             dist = "" if mi.dtc is None else f" {mi.dtc}"
+        if mi.draw is not None:
+            far = a.draw is not None and a.draw.rank is not None and mi.draw != a.draw.rank
+            dist = f" {mi.draw:+d}" + (f", {_plies(mi.draw_distance)}" if far else "")
         out.append(f"  {str(mi.move):<12} {mi.value}{dist}")
     return out
+
+
+def _plies(n: int) -> str:
+    return f"{n} ply" if n == 1 else f"{n} plies"
+
+
+def draw_words(d) -> str:
+    """A draw value in words (docs/draws.md): ``+6: can force a settlement worth +6 in 3 plies
+    (this pair: 0)``."""
+    if d.rank is None:  # placement
+        return f"{d.value:+d}: can force a settlement worth {d.value:+d}"
+    if d.value == d.rank:
+        return f"{d.value:+d}: the settlement of this pair, worth {d.rank:+d}"
+    who = "can force" if d.value > d.rank else "the opponent can force"
+    return (f"{d.value:+d}: {who} a settlement worth {d.value:+d} within {_plies(d.distance)} "
+            f"(this pair: {d.rank:+d})")
 
 
 def line_lines(steps, end) -> list[str]:

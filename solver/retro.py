@@ -162,7 +162,7 @@ def propagate(variant, hasher: Hasher, top: Subspace, pair: PairLayout, rep,
                 break
             if limit is not None and d >= limit:
                 break  # levels beyond the limit are draws under it
-            nxt = levels.step(d, flags, lambda *a: K.apply(pair.st, d, *a, no_exits))
+            nxt = levels.step(d, flags, lambda *a: K.apply(pair.st, d, *a, no_exits, 0, False))
             if d == 0:
                 nxt |= pair.flag1
             flags = nxt
@@ -293,7 +293,7 @@ def propagate_dtw(variant, hasher: Hasher, top: Subspace, pair: PairLayout, sche
         while d <= top_level or flags.any():
             if d <= top_level:
                 K.promote(pair.st, sched, d, sflags[d], flags)
-            flags = levels.step(d, flags, lambda *a: R.apply(pair.st, d, *a, sched))
+            flags = levels.step(d, flags, lambda *a: R.apply(pair.st, d, *a, sched, d + 1, True))
             d += 1
             if d > 16000:
                 raise RuntimeError("dtw propagation did not converge")
@@ -313,3 +313,75 @@ def finish_dtw(pair: PairLayout) -> dict:
         raise RuntimeError(f"{pair.name}: {missing} won or lost positions got no dtw")
     dtw = np.where(code != 3, st >> 2, 0).astype(np.uint16)
     return {sub: dtw[pair.offs[p]: pair.offs[p] + pair.slots[p]] for p, sub in enumerate(pair.parts)}
+
+
+# ---------------------------------------------------------------------------- draw values
+def solve_pair_draws(variant, top: Subspace, values: dict, children: dict, ranks: dict,
+                     hasher: Hasher | None = None, reporter: Reporter | None = None) -> dict:
+    """The draw values and draw distances (kernels/draws.py, docs/draws.md) of the pair of
+    ``top``, from its value planes (``values[sub]``), each part's settlement rank
+    (``ranks[sub]``, opposite for the two parts) and, for the subspace each part's removals
+    lead to, ``children[child] = (values, stored draw-value plane)``. Returns {subspace:
+    (dv, dd)}: dv the stored form (V + DV0 for a draw, 0 otherwise; uint8), dd the draw
+    distance (uint16, 0 where V is the rank)."""
+    from .kernels import draws as K
+    from .kernels import retro as R
+    from .kernels.dtw import sched_flags
+
+    rep = reporter or Reporter(quiet=True)
+    check_supported(variant)
+    hasher = hasher or Hasher(variant.board)
+    pair = lay_out(hasher, top)
+    vals = np.full(len(pair.st), 3, dtype=np.uint8)
+    for p, sub in enumerate(pair.parts):
+        vals[pair.offs[p]: pair.offs[p] + pair.slots[p]] = values[sub]
+    exits = np.empty(len(pair.st), dtype=np.uint16)
+    exits[:] = K.NONE
+    T = hasher.tables
+    Ob = hasher.orbits({top.m, top.o})
+    errors = np.zeros(64, dtype=np.int64)
+    empty8 = np.zeros(0, np.uint8)
+    rep.phase(f"[{pair.name}] draw values: counts")
+    for p, sub in enumerate(pair.parts):
+        child_sub = pair_children(top)[sub]
+        cv, cdv = children[child_sub] if child_sub is not None else (empty8, empty8)
+        off, n = pair.offs[p], pair.slots[p]
+        K.count_draws(T, Ob, variant.rules.flying, sub.m, sub.o, off, n,
+                      pair.offs[int(pair.table[p, 4])], int(ranks[sub]), vals, pair.st, exits, cv,
+                      np.ascontiguousarray(cdv, dtype=np.uint8), off // R.BLOCK,
+                      -(-(off + n) // R.BLOCK), errors)
+    if errors.any():
+        raise RuntimeError(f"{pair.name}: {int(errors.sum())} drawn positions have no drawing move "
+                           f"or too many moves")
+    drawn = pair.st != R.UNUSED  # the drawn positions (every other slot was marked UNUSED)
+    del vals
+    keys = exits[exits != K.NONE]
+    grades = sorted({abs(int(k) - K.KEY0) for k in np.unique(keys)} - {0}, reverse=True)
+    sflags = np.zeros((2 * K.KEY0, pair.nblocks), dtype=np.uint8)
+    sched_flags(exits, pair.nblocks, sflags)
+    excess = np.zeros(len(pair.st), dtype=np.int16)
+    dist = np.zeros(len(pair.st), dtype=np.uint16)
+    levels = _Levels(variant, hasher, top, pair)
+    with rep.bar(total=len(grades), desc=f"{pair.name} draw values", unit="grade") as bar:
+        for e in grades:
+            flags = np.zeros(pair.nblocks, dtype=np.uint8)
+            K.promote_draws(pair.st, exits, e, sflags[e + K.KEY0], sflags[K.KEY0 - e], flags)
+            touched = flags.copy()
+            gate = K.KEY0 - e
+            d = 1
+            while flags.any():
+                flags = levels.step(d, flags, lambda *a: R.apply(pair.st, d, *a, exits, gate, False))
+                touched |= flags
+                d += 1
+                if d > 16000:
+                    raise RuntimeError("draw-value propagation did not converge")
+            K.settle(pair.st, e, touched, excess, dist)
+            bar.update(1)
+    if levels.errors.any():
+        raise RuntimeError(f"internal error in draw-value propagation ({int(levels.errors.sum())} errors)")
+    out = {}
+    for p, sub in enumerate(pair.parts):
+        a, b = pair.offs[p], pair.offs[p] + pair.slots[p]
+        dv = np.where(drawn[a:b], excess[a:b] + int(ranks[sub]) + K.DV0, 0).astype(np.uint8)
+        out[sub] = (dv, dist[a:b].copy())
+    return out

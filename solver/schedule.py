@@ -17,22 +17,26 @@ from dataclasses import dataclass, field
 from .fileformat import remove_stale_temporaries
 from .folders import ruleset_dir
 from .errors import ResourceError, UsageError
-from .jobs import Job, MovementDtw, PlacementSubspace, job_for
+from .jobs import Job, MovementDraws, MovementDtw, PlacementSubspace, job_for
 from .progress import Reporter
 from .subspaces import (check_movement, pair_key, check_placement, movement_subspaces,
                         placement_closure, placement_subspaces)
 
 
-def job_graph(variant, targets=None, max_pieces=None, phase="movement", dtw=False):
+def job_graph(variant, targets=None, max_pieces=None, phase="movement", dtw=False, draws=False):
     """(jobs in an order that puts every job after its inputs, {job: [jobs it reads]}).
 
     ``targets``: subspaces (movement or placement); without them every subspace of ``phase``
     (movement, placement or all; placement needs the whole movement phase). ``dtw``: the dtw
-    files of the movement targets too (jobs.MovementDtw). Raises UsageError (a ValueError)
-    naming a target that is not a subspace of the variant."""
+    files of the movement targets too (jobs.MovementDtw); ``draws``: their draw-value files
+    (jobs.MovementDraws). Raises UsageError (a ValueError) naming a target that is not a
+    subspace of the variant."""
     targets = list(targets or [])
     if dtw:
         check_dtw(variant, phase, targets)
+    if draws and variant.limited:
+        raise UsageError("--draws: draw values are defined without a no-removal limit; solve the "
+                         "rules without it")
     for t in targets:
         (check_placement if t.placement else check_movement)(variant, t)
     if not targets:
@@ -41,9 +45,12 @@ def job_graph(variant, targets=None, max_pieces=None, phase="movement", dtw=Fals
         if phase in ("movement", "all"):
             targets += movement_subspaces(variant, max_pieces)
     place = placement_closure(variant, [t for t in targets if t.placement])
-    wanted = [job_for(t) for t in targets if not t.placement] + [PlacementSubspace(s, dtw=dtw) for s in place]
+    wanted = [job_for(t) for t in targets if not t.placement] + [PlacementSubspace(s, dtw=dtw, draws=draws)
+                                                                   for s in place]
     if dtw:
         wanted += [MovementDtw(pair_key(t)) for t in targets if not t.placement]
+    if draws:
+        wanted += [MovementDraws(pair_key(t)) for t in targets if not t.placement]
     jobs, deps, seen = [], {}, set()
 
     def visit(job):
@@ -192,7 +199,7 @@ def prepare_output(out, variant, rep) -> None:
 
 def solve(out, variant, targets=None, max_pieces=None, reporter=None, on_job=None, phase="movement",
           executor=None, executor_factory=None, threads=None, retries=2, submit=None,
-          slots: int = 1, dtw: bool = False) -> SolveSummary:
+          slots: int = 1, dtw: bool = False, draws: bool = False) -> SolveSummary:
     """Solve every job needed for the targets, each as soon as its inputs exist.
 
     ``executor``: any ``concurrent.futures.Executor`` (default: run in this process);
@@ -207,7 +214,7 @@ def solve(out, variant, targets=None, max_pieces=None, reporter=None, on_job=Non
     complete jobs and drives the rest."""
     rep = reporter or Reporter()
     t0 = time.perf_counter()
-    jobs, deps = job_graph(variant, targets, max_pieces, phase, dtw)
+    jobs, deps = job_graph(variant, targets, max_pieces, phase, dtw, draws)
     prepare_output(out, variant, rep)
     run = _Run(out, variant, jobs, deps, rep, executor or InlineExecutor(), executor_factory,
                threads, retries, submit, slots, on_job)

@@ -61,10 +61,10 @@ from dataclasses import dataclass, field
 from typing import NamedTuple
 
 from . import rules
-from .codes import DRAW, NEGATE_NAME, VALUE_NAMES, VALUE_RANK
+from .codes import DRAW, DV0, NEGATE_NAME, VALUE_NAMES, VALUE_RANK
 from .fileformat import TableFile
-from .folders import dtw_in, ruleset_dirs, ruleset_fields, table_in
-from .errors import (CorruptDatabaseError, MissingDtwError, MissingSubspaceError,
+from .folders import draws_in, dtw_in, ruleset_dirs, ruleset_fields, table_in
+from .errors import (CorruptDatabaseError, MissingDrawsError, MissingDtwError, MissingSubspaceError,
                      UnsupportedRulesError, VariantMismatchError)
 from .index import Hasher
 from .limits import category as category_of
@@ -93,9 +93,24 @@ class MoveInfo:
     value: str
     dtc: int | None
     dtw: int | None = None
+    #: for a drawing move, where draw-value files hold it: the draw value it keeps for the
+    #: player making it (docs/draws.md) and the plies it leaves to realise it (1 for a removal)
+    draw: int | None = None
+    draw_distance: int | None = None
 
     def to_json(self):
-        return {"move": str(self.move), "value": self.value, "dtc": self.dtc, "dtw": self.dtw}
+        return {"move": str(self.move), "value": self.value, "dtc": self.dtc, "dtw": self.dtw,
+                "draw_value": self.draw, "draw_distance": self.draw_distance}
+
+
+class DrawValue(NamedTuple):
+    """A drawn position's draw value for the side to move (-100 .. 100, docs/draws.md), the
+    plies to leave its pair through an exit worth it (0 where it is the pair's rank, or in
+    placement), and the rank of its pair (None in placement)."""
+
+    value: int
+    distance: int
+    rank: int | None
 
 
 @dataclass
@@ -110,6 +125,7 @@ class Analysis:
     missing: str | None = None  # the subspace no file held, when a search was needed
     category: str | None = None  # under a no-removal limit: the category at counter 0
     dtw: int | None = None  # plies to the end of the game, where a dtw file holds it
+    draw: DrawValue | None = None  # a draw's draw value, where a draw-value file holds it
 
     def to_json(self, notation: str = "compact"):
         pos = self.position.to_fen() if notation == "fen" else self.position.to_compact()
@@ -118,6 +134,9 @@ class Analysis:
             "value": self.value,
             "dtc": self.dtc,
             "dtw": self.dtw,
+            "draw_value": None if self.draw is None else self.draw.value,
+            "draw_distance": None if self.draw is None else self.draw.distance,
+            "rank": None if self.draw is None else self.draw.rank,
             "moves": [m.to_json() for m in self.moves],
             "source": self.source,
         }
@@ -129,11 +148,11 @@ class Analysis:
 
 
 def move_order_key(info: MoveInfo):
-    """Best first: wins soonest, then draws, then losses latest."""
+    """Best first: wins soonest, then draws (the best draw value first), then losses latest."""
     if info.value == "win":
         return (0, info.dtc, str(info.move))
     if info.value == "draw":
-        return (1, 0, str(info.move))
+        return (1, -(info.draw or 0), str(info.move))
     return (2, -(info.dtc or 0), str(info.move))
 
 
@@ -329,27 +348,65 @@ class Tablebase:
         return all(self._has(v, (s.m, s.o, s.hm, s.ho))
                    for s in [sub] + placement_inputs(sub, v.rules.double_mill_removes))
 
-    # ------------------------------------------------------------------ dtw
+    # ------------------------------------------------------------------ dtw, draw values
     def dtw_table(self, variant, sub: Subspace) -> TableFile:
         """The dtw file of ``sub`` (opened once); :class:`MissingDtwError` where none is."""
-        key = ("dtw", variant.ruleset_id, sub)
+        return self._side_table(variant, sub, "dtw")
+
+    def draws_table(self, variant, sub: Subspace) -> TableFile:
+        """The draw-value file of ``sub`` (opened once); :class:`MissingDrawsError` where none is."""
+        return self._side_table(variant, sub, "draw")
+
+    _SIDE = {"dtw": (dtw_in, MissingDtwError, "dtw file (distance to the end of the game)"),
+             "draw": (draws_in, MissingDrawsError, "draw-value file")}
+
+    def _side_table(self, variant, sub: Subspace, kind: str) -> TableFile:
+        path_in, missing, what = self._SIDE[kind]
+        key = (kind, variant.ruleset_id, sub)
         tf = self._files.get(key)
         if tf is not None:
             return tf
         with self._lock:
             for d in self.directories(variant):
-                path = dtw_in(d, sub)
+                path = path_in(d, sub)
                 if os.path.exists(path):
                     tf = TableFile(path)
-                    if tf.header.get("kind") != "dtw" or tf.header.get("subspace") != sub.name:
+                    if tf.header.get("kind") != kind or tf.header.get("subspace") != sub.name:
                         tf.close()
-                        raise CorruptDatabaseError(f"{path}: not the dtw file of {sub}")
+                        raise CorruptDatabaseError(f"{path}: not the {what} of {sub}")
                     self._files[key] = tf
                     return tf
         where = " or ".join(self.paths) if self.paths else "no database directory"
-        raise MissingDtwError(
-            f"no dtw file (distance to the end of the game) for subspace {sub} of ruleset "
-            f"{variant.ruleset_id} (looked in {where})", subspace=sub.name, variant=variant)
+        raise missing(f"no {what} for subspace {sub} of ruleset {variant.ruleset_id} (looked in "
+                      f"{where})", subspace=sub.name, variant=variant)
+
+    def probe_draw(self, position: Position) -> DrawValue | None:
+        """The draw value of a drawn position (:class:`DrawValue`; None for a win or a loss).
+        Rules without a no-removal limit only. Raises :class:`MissingDrawsError` where no
+        draw-value file holds the position."""
+        if position.variant.limited:
+            raise UnsupportedRulesError("draw values are defined without a no-removal limit; "
+                                        "these rules have one")
+        tf, i = self._slot_or_end(position)
+        return self._draw_at(position, tf, i, strict=True)
+
+    def _draw_at(self, position: Position, tf, i, strict: bool = False) -> DrawValue | None:
+        """The draw value of ``position`` at slot ``i`` of its values file ``tf`` (``tf`` None:
+        a finished game, none); None where it is no draw, and where no draw-value file holds it
+        unless ``strict`` (then :class:`MissingDrawsError`)."""
+        if tf is None or (not strict and position.variant.limited):
+            return None
+        counts = self._counts(position)
+        if not strict and not self._has(position.variant, counts, draws_in):
+            return None
+        dt = self.draws_table(position.variant, Subspace(*counts))  # (strict: raises if missing)
+        if tf.value(i) != DRAW:
+            return None
+        byte = dt.distance("dv", i)
+        if not byte:
+            raise CorruptDatabaseError(f"{dt.path}: slot {i} is a draw in the values file but "
+                                       f"not in the draw-value file")
+        return DrawValue(byte - DV0, dt.distance("dd", i), dt.header.get("rank"))
 
     def probe_dtw(self, position: Position) -> int | None:
         """Plies to the end of the game under perfect play (None for a draw); a finished game
@@ -454,8 +511,14 @@ class Tablebase:
                 infos.append(MoveInfo(move, v if same_side else _NEGATE[v], None))
                 continue
             value = r.value if same_side else _NEGATE[r.value]
+            draw = draw_distance = None
             if value == "draw":
                 dtc = dtw = None
+                child_draw = self._draw_at(child, ctf, ci)
+                if child_draw is not None:
+                    draw = child_draw.value if same_side else -child_draw.value
+                    exit_ = turn[2] or position.in_placement
+                    draw_distance = 1 if exit_ else child_draw.distance + 1
             else:
                 if turn[2] or (position.in_placement and not child.in_placement):
                     dtc = 1  # a conversion: a removal, or the end of placement
@@ -463,7 +526,7 @@ class Tablebase:
                     dtc = r.dtc + 1
                 child_dtw = self._dtw_at(child, ctf, ci)
                 dtw = None if child_dtw is None else child_dtw + 1
-            infos.append(MoveInfo(move, value, dtc, dtw))
+            infos.append(MoveInfo(move, value, dtc, dtw, draw, draw_distance))
         search = any(m.dtc is None and m.value != "draw" for m in infos) or (
             me is None and bool(infos))
         if search:
@@ -478,6 +541,7 @@ class Tablebase:
         load = 0.0 if loaded_before else self._load_seconds.get(position.variant.ruleset_id, 0.0)
         return Analysis(position, me.value, me.dtc, infos,
                         dtw=None if search or me.value == "draw" else self._dtw_at(position, me_tf, me_i),
+                        draw=self._draw_at(position, me_tf, me_i) if me_tf is not None and me.value == "draw" else None,
                         source="search" if search else "database",
                         search_seconds=time.perf_counter() - t0 if search else 0.0,
                         load_seconds=load if search else 0.0,

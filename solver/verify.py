@@ -13,7 +13,8 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from .fileformat import TableFile, check_file
-from .folders import (DTW_SUFFIX, dtw_in, find_tables, misplaced, read_dtw, read_planes, sibling_ruleset,
+from .folders import (DRAWS_SUFFIX, DTW_SUFFIX, draws_in, dtw_in, find_tables, misplaced, read_draws,
+                      read_dtw, read_planes, sibling_ruleset,
                       subspace_of, table_in)
 from .errors import CorruptDatabaseError
 from .index import Hasher
@@ -57,7 +58,7 @@ def verify(root: str, reporter: Reporter | None = None, forward: bool = True,
     Applies to movement files too."""
     rep = reporter or Reporter(quiet=True)
     report = VerifyReport()
-    paths = find_tables(root) + find_tables(root, DTW_SUFFIX)
+    paths = find_tables(root) + find_tables(root, DTW_SUFFIX) + find_tables(root, DRAWS_SUFFIX)
     headers = {}
     for path in paths:
         fr = FileReport(path=path, subspace=subspace_of(path))
@@ -86,10 +87,14 @@ def verify(root: str, reporter: Reporter | None = None, forward: bool = True,
         if fr.path not in headers:
             continue
         header = headers[fr.path]
-        if header.get("kind") == "dtw" and header["phase"] == "movement":
+        if header.get("kind") == "draw" and header["phase"] == "movement":
+            _verify_draws_movement(fr, header, os.path.dirname(fr.path), rep, sample)
+        elif header.get("kind") == "draw":
+            _verify_placement(fr, header, os.path.dirname(fr.path), rep, sample, mode=2)
+        elif header.get("kind") == "dtw" and header["phase"] == "movement":
             _verify_movement(fr, header, os.path.dirname(fr.path), rep, sample, dtw=True)
         elif header.get("kind") == "dtw":
-            _verify_placement(fr, header, os.path.dirname(fr.path), rep, sample, dtw=True)
+            _verify_placement(fr, header, os.path.dirname(fr.path), rep, sample, mode=1)
         elif header["phase"] != "movement":
             _verify_placement(fr, header, os.path.dirname(fr.path), rep, sample)
         else:
@@ -168,6 +173,45 @@ def _verify_movement(fr: FileReport, header, directory, rep, sample=None, dtw=Fa
     _run_check(fr, header, sub, h, len(vals), sample, rep, check)
 
 
+def _verify_draws_movement(fr: FileReport, header, directory, rep, sample=None):
+    """Recompute every draw value and draw distance of a movement draw-value file from its
+    values file, its sibling's values and draw-value files and those of the subspace below
+    (kernels/verify.check_draws_movement), with the rank in its header."""
+    from .kernels.verify import check_draws_movement
+
+    board = BOARDS[header["board"]]
+    sub = Subspace.parse(header["subspace"])
+    sib = sub.sibling
+    child = removal_child(sub)
+    subs = [sub, sib] + ([child] if child is not None else [])
+    need = [table_in(directory, s) for s in subs] + [draws_in(directory, s) for s in subs[1:]]
+    for p in need:
+        if check_file(p) is not None:
+            fr.skipped = f"needs {os.path.basename(p)}, which is missing or damaged"
+            return
+    empty = np.zeros(0, np.uint8)
+    try:
+        vals = read_planes(table_in(directory, sub), with_dtc=False)[0]
+        dv, dd = read_draws(fr.path)
+        sib_vals = read_planes(table_in(directory, sib), with_dtc=False)[0]
+        sib_dv, sib_dd = read_draws(draws_in(directory, sib))
+        child_vals = read_planes(table_in(directory, child), with_dtc=False)[0] if child else empty
+        child_dv = read_draws(draws_in(directory, child))[0] if child else empty
+    except CorruptDatabaseError as exc:
+        fr.checksum = str(exc)
+        return
+    h = Hasher(board)
+    T = h.tables
+    Ob = h.orbits({sub.m, sub.o})
+    rank = int(header["rank"])
+
+    def check(part, bad, first):
+        check_draws_movement(T, Ob, bool(header["flying"]), sub.m, sub.o, vals, dv, dd, rank,
+                             sib_vals, sib_dv, sib_dd, child_vals, child_dv, part, bad, first)
+
+    _run_check(fr, header, sub, h, len(vals), sample, rep, check)
+
+
 def _movement_planes(directory, sub, sib, child, dtw: bool):
     """(values, distance, sibling values, sibling distance, child values, child distance) of a
     movement subspace: dtc from the values files, or dtw from the dtw files; the child's
@@ -227,9 +271,10 @@ def slot_parts(slots: int, sample: int | None, step: int = 1 << 22, seed: int = 
         yield chosen[lo:lo + step]
 
 
-def _verify_placement(fr: FileReport, header, directory, rep, sample=None, dtw=False):
+def _verify_placement(fr: FileReport, header, directory, rep, sample=None, mode=0):
     """Recompute a placement file from its children's files with kernels/verify.check_placement
-    (code that shares nothing with the sweep that wrote it) and compare."""
+    (code that shares nothing with the sweep that wrote it) and compare. ``mode``: 0 a values
+    file, 1 a dtw file, 2 a draw-value file."""
     from .kernels.verify import check_placement
     from .subspaces import placement_children, reads_file
     variant = variant_from_fields(header)
@@ -241,25 +286,27 @@ def _verify_placement(fr: FileReport, header, directory, rep, sample=None, dtw=F
     arrays = []
     sizes = {sub.o}
     empty = np.zeros(0, np.uint8)
-    def dtw_of(s):
-        return read_dtw(dtw_in(directory, s))
+    side_in = {1: dtw_in, 2: draws_in}.get(mode)
+
+    def side_of(s):
+        return read_dtw(dtw_in(directory, s)) if mode == 1 else read_draws(draws_in(directory, s))[0]
 
     try:
         for k in range(3):
             if k in kids and reads_file(*kids[k]):
                 c = kids[k][0]
-                for p in [table_in(directory, c)] + ([dtw_in(directory, c)] if dtw else []):
+                for p in [table_in(directory, c)] + ([side_in(directory, c)] if mode else []):
                     if check_file(p) is not None:
                         fr.skipped = f"needs {os.path.basename(p)}, which is missing or damaged"
                         return
                 cinfo[k] = (c.m, c.o, c.hm, c.ho)
                 sizes.add(c.o)
-                v, d = read_planes(table_in(directory, c), with_dtc=c.placement and not dtw)
-                arrays += [v, dtw_of(c) if dtw else (empty if d is None else d)]
+                v, d = read_planes(table_in(directory, c), with_dtc=c.placement and not mode)
+                arrays += [v, side_of(c) if mode else (empty if d is None else d)]
             else:
                 arrays += [empty, empty]
-        if dtw:
-            vals, dtc = read_planes(table_in(directory, sub), with_dtc=False)[0], dtw_of(sub)
+        if mode:
+            vals, dtc = read_planes(table_in(directory, sub), with_dtc=False)[0], side_of(sub)
         else:
             vals, dtc = read_planes(fr.path)
     except CorruptDatabaseError as exc:
@@ -272,6 +319,6 @@ def _verify_placement(fr: FileReport, header, directory, rep, sample=None, dtw=F
 
     def check(part, bad, first):
         check_placement(T, Ob, flying, dm, sub.m, sub.o, sub.hm, sub.ho, part, vals, dtc, cinfo,
-                        *arrays, bad, first, dtw)
+                        *arrays, bad, first, mode)
 
     _run_check(fr, header, sub, h, len(vals), sample, rep, check)

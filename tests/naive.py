@@ -213,3 +213,105 @@ def dtw_by_horizon(graph):
         value[new_win] = 1
         value[new_loss] = -1
         dtw[new_win | new_loss] = h
+
+
+# ---------------------------------------------------------------------------- draw values
+def orbit_weights(variant, keys):
+    """For each raw position, 1 / (the size of its orbit under the board's symmetries): summed
+    over a subspace's raw positions of one value, the count of its positions up to symmetry
+    (what the files' headers count)."""
+    import numpy as np
+
+    movers = np.array([k[0] for k in keys], dtype=np.int64)
+    opps = np.array([k[1] for k in keys], dtype=np.int64)
+
+    def image(x, perm):
+        out = np.zeros_like(x)
+        for p, q in enumerate(perm):
+            out |= ((x >> p) & 1) << q
+        return out
+
+    fixed = np.zeros(len(keys), dtype=np.int64)
+    perms = variant.board.symmetries.perms
+    for perm in perms:
+        fixed += (image(movers, perm) == movers) & (image(opps, perm) == opps)
+    return fixed / len(perms)
+
+
+def draw_values(variant, graph, value):
+    """Draw values straight from their definition (docs/draws.md), over the raw move graph (no
+    symmetry): for each pair, lowest first, and each threshold t (every exit's value and the
+    pair's rank, seen by the side A with more pieces), the set X_t of positions from which A
+    can make sure the game either stays in the pair for ever (worth the rank) or leaves it
+    through a drawn removal worth at least t, both sides playing only drawing moves. X_t is a
+    greatest fixpoint (start from everything, drop what cannot stay) when the rank is at least t,
+    else a least fixpoint (start from nothing, add what can get in); A's value is the largest t
+    whose X_t holds the position. A pair with equal counts is solved twice over (once with each
+    side as A), and both copies must agree. Returns each raw position's draw value for the side
+    to move (-999 where it is not a draw)."""
+    import numpy as np
+
+    keys, pairs, (es, ed), (rs, rd), _ = graph
+    weight = orbit_weights(variant, keys)
+    mc = np.array([k[0].bit_count() for k in keys])
+    oc = np.array([k[1].bit_count() for k in keys])
+
+    def score(m, o):
+        sel = (mc == m) & (oc == o)
+        w, l, n = (weight[sel & (value == 1)].sum(), weight[sel & (value == -1)].sum(), weight[sel].sum())
+        return (w - l) / n
+
+    def rank(m, o):
+        x = 100 * (score(m, o) - score(o, m)) / 2
+        r = int(np.floor(abs(x) + 0.5))
+        return int(np.sign(x)) * r
+
+    dv = np.full(len(keys), -999, dtype=np.int64)  # -999: not a draw
+    drawn = value == 0
+    for (m, o), sl in pairs.items():  # lowest first: exits lead to pairs done before
+        nodes = np.flatnonzero(drawn[sl])  + sl.start
+        copies = (True,) if m != o else (True, False)
+        # node k of copy c: A moves at it when the mover has m pieces (copy 0), or (equal
+        # counts) in copy 0 A is the mover, in copy 1 the other side
+        number = np.full(len(keys), -1, dtype=np.int64)
+        number[nodes] = np.arange(len(nodes))
+        N = len(nodes) * len(copies)
+        if m != o:
+            a_side = mc[nodes] == m
+        else:
+            a_side = np.concatenate([np.ones(len(nodes), bool), np.zeros(len(nodes), bool)])
+        e = (number[es] >= 0) & (number[ed] >= 0)
+        src, dst = number[es[e]], number[ed[e]]
+        x = (number[rs] >= 0) & (rd >= 0)
+        x &= drawn[np.maximum(rd, 0)]
+        xsrc, xdst = number[rs[x]], np.maximum(rd[x], 0)
+        xval = -dv[xdst]  # for the side that removes
+        if m != o:
+            esrc, edst = src, dst
+            xs, xv = xsrc, np.where(a_side[xsrc], xval, -xval)
+        else:  # copy 0 -> copy 1 and back; A's view flips with the copy
+            L = len(nodes)
+            esrc, edst = np.concatenate([src, src + L]), np.concatenate([dst + L, dst])
+            xs, xv = np.concatenate([xsrc, xsrc + L]), np.concatenate([xval, -xval])
+        assert (dv[xdst] != -999).all()
+        r = rank(m, o)
+        moves = np.bincount(esrc, minlength=N) + np.bincount(xs, minlength=N)
+        best = np.full(N, -999, dtype=np.int64)
+        for t in sorted({r} | set(xv.tolist())):
+            exit_ok = np.bincount(xs, weights=xv >= t, minlength=N)
+            X = np.full(N, r >= t)
+            while True:
+                good = np.bincount(esrc, weights=X[edst], minlength=N) + exit_ok
+                Y = np.where(a_side, good > 0, good == moves)
+                if (Y == X).all():
+                    break
+                X = Y
+            best[X] = t
+        assert (best != -999).all()
+        view = np.where(a_side, best, -best)  # for the side to move
+        if m == o:
+            L = len(nodes)
+            assert (view[:L] == view[L:]).all(), "the two copies of an equal pair disagree"
+            view = view[:L]
+        dv[nodes] = view
+    return dv

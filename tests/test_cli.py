@@ -62,7 +62,8 @@ def test_query_json_and_stdin(solved):
     assert first["position"] == "a1,d1,g1/a7,d7,g7 w"
     assert first["value"] == "win" and first["dtc"] == 3
     # no dtw files here: dtw is null, the key is always there
-    assert first["moves"][0] == {"move": "a1-d2", "value": "win", "dtc": 3, "dtw": None}
+    assert first["moves"][0] == {"move": "a1-d2", "value": "win", "dtc": 3, "dtw": None,
+                                 "draw_value": None, "draw_distance": None}
     assert first["dtw"] is None
 
 

@@ -31,7 +31,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, prange
 
-from ..codes import DRAW, LOSS, ONGOING, WIN
+from ..codes import DRAW, DV0, LOSS, ONGOING, WIN
 from .bitboard import closed_mills, count_result, no_removal, removal_turns, switches
 from .bits import ctz, popcount, prefetch
 from .hashing import anchor, colex_rank, compress, expand, index_one, ranked, sym_image
@@ -42,7 +42,7 @@ _BIG = 1 << 30
 
 @njit(parallel=True, **_NJ)
 def placement_sweep(T, Ob, dm, m, o, hm, ho, r_lo, r_hi, out, cinfo, c0, c1, c2, nchunk,
-                    w0, w1, w2, wout):
+                    w0, w1, w2, wout, v0, v1, v2, vout):
     """Evaluate every position of placement subspace (m, o, hm, ho) whose mover mask is one of
     the orbit representatives ``r_lo .. r_hi - 1`` of size m, into ``out[slot]`` as
     ``value | dtc << 2``.
@@ -52,7 +52,10 @@ def placement_sweep(T, Ob, dm, m, o, hm, ho, r_lo, r_hi, out, cinfo, c0, c1, c2,
     placement child: packed like ``out``). With ``wout`` not empty, also the dtw of every
     position into ``wout[slot]`` (plies to the end of the game: 1 + the least dtw of a move
     into a position lost for the side that then moves, or 1 + the largest of every move for
-    a loss; 0 for a draw), from the children's dtw planes ``w_k``."""
+    a loss; 0 for a draw), from the children's dtw planes ``w_k``. With ``vout`` not empty,
+    also the stored draw value of every draw into ``vout[slot]`` (docs/draws.md: the best over
+    its drawing moves of the child's draw value, negated when the turn passes), from the
+    children's draw-value planes ``v_k``."""
     n = T.n
     hand = hm - 1
     switched = switches(hand, ho)
@@ -75,6 +78,7 @@ def placement_sweep(T, Ob, dm, m, o, hm, ho, r_lo, r_hi, out, cinfo, c0, c1, c2,
         img = np.zeros(n, dtype=np.int64)
         blocks = np.zeros(3, dtype=np.int64)
         with_dtw = wout.shape[0] > 0
+        with_dv = vout.shape[0] > 0
         for k in range(3):
             if switched:
                 blocks[k] = T.binom[n - cinfo[k, 1], cinfo[k, 0]]
@@ -129,6 +133,7 @@ def placement_sweep(T, Ob, dm, m, o, hm, ho, r_lo, r_hi, out, cinfo, c0, c1, c2,
                 moves = 0
                 best_win_w = _BIG
                 worst_w = 0
+                best_dv = -_BIG
                 e = empty
                 while e:
                     qb = e & -e
@@ -151,6 +156,7 @@ def placement_sweep(T, Ob, dm, m, o, hm, ho, r_lo, r_hi, out, cinfo, c0, c1, c2,
                             else:
                                 r = count_result(m + 1, o - k)
                         w = np.int64(0)
+                        dv = np.int64(0)
                         if r != ONGOING:
                             v = np.int64(r)
                             d = np.int64(0)
@@ -182,6 +188,13 @@ def placement_sweep(T, Ob, dm, m, o, hm, ho, r_lo, r_hi, out, cinfo, c0, c1, c2,
                                     w = np.int64(w1[j])
                                 else:
                                     w = np.int64(w2[j])
+                            if with_dv:
+                                if k == 0:
+                                    dv = np.int64(v0[j]) - DV0
+                                elif k == 1:
+                                    dv = np.int64(v1[j]) - DV0
+                                else:
+                                    dv = np.int64(v2[j]) - DV0
                         dd = 1 if (k > 0 or moved) else d + 1
                         if switched:
                             if v == WIN:
@@ -195,6 +208,10 @@ def placement_sweep(T, Ob, dm, m, o, hm, ho, r_lo, r_hi, out, cinfo, c0, c1, c2,
                                 best_win_w = w + 1
                         elif v == DRAW:
                             draw = True
+                            if switched:
+                                dv = -dv
+                            if dv > best_dv:
+                                best_dv = dv
                         elif dd > worst_loss:
                             worst_loss = dd
                         if w + 1 > worst_w:
@@ -211,3 +228,5 @@ def placement_sweep(T, Ob, dm, m, o, hm, ho, r_lo, r_hi, out, cinfo, c0, c1, c2,
                 if with_dtw:
                     code = res & 3
                     wout[slot] = best_win_w if code == WIN else (worst_w if code == LOSS else 0)
+                if with_dv:
+                    vout[slot] = best_dv + DV0 if (res & 3) == DRAW else 0

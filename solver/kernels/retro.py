@@ -247,15 +247,17 @@ def emit(T, Ob, flying, parts, nparts, st, d, flags, task_blk, task_slot, buf, b
 
 
 @njit(parallel=True, **_NJ)
-def apply(st, d, buf, buf_n, flags_next, newly, errors, exits):
+def apply(st, d, buf, buf_n, flags_next, newly, errors, exits, gate, strict):
     """Phase 2b: owner t updates the slots g with (g >> 12) % nown == t, fetching ahead.
 
     A slot with ``DRAWCONV`` set never loses by its count running out, so its count is left
-    alone. ``exits`` is empty for the dtc retrograde; for the dtw pass (kernels/dtw.py, where
-    the same bit is ``WINFLAG``: a won position) it holds each slot's exit level: an entry from
-    a lost position must then target a won one, and a loss whose count runs out at level d is
-    decided at d + 1 only when no exit of it is longer."""
-    dtw = exits.shape[0] > 0
+    alone. ``exits`` is empty for the dtc retrograde; otherwise it holds a key per slot, and a
+    loss whose count runs out is decided at d + 1 only when its key is ``NONE`` (0xFFFF) or at
+    most ``gate``: the dtw pass (kernels/dtw.py) passes exit levels and gate d + 1 (no exit of
+    it is longer), the draw-value pass (kernels/draws.py) best-exit keys and the grade's. With
+    ``strict`` (the dtw pass, where the bit is ``WINFLAG``: a won position) an entry from a
+    lost position must target a won one."""
+    gated = exits.shape[0] > 0
     nown = flags_next.shape[0]
     ntask = buf.shape[0]
     win = np.uint16(((d + 1) << 2) | WIN)
@@ -279,7 +281,7 @@ def apply(st, d, buf, buf_n, flags_next, newly, errors, exits):
                     continue  # decided (or unused)
                 w = x & 255
                 if w == 0:  # a move into a position lost at d
-                    if dtw and not (v & DRAWCONV):
+                    if strict and not (v & DRAWCONV):
                         bad += 1
                     else:
                         st[g] = win
@@ -290,11 +292,11 @@ def apply(st, d, buf, buf_n, flags_next, newly, errors, exits):
                     if left < 0:
                         bad += 1
                         left = 0
-                    if left == 0 and (not dtw or exits[g] == 0xFFFF or exits[g] <= d + 1):
+                    if left == 0 and (not gated or exits[g] == 0xFFFF or exits[g] <= gate):
                         st[g] = loss
                         flags_next[t, g // BLOCK] = 1
                         c += 1
-                    else:  # more moves to come (dtw: or it waits for its longest exit)
+                    else:  # more moves to come (or it waits for its exit)
                         st[g] = np.uint16(left << 2)
         newly[t] += c
         errors[t] += bad

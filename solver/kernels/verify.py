@@ -16,7 +16,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, prange
 
-from ..codes import DRAW, LOSE_BELOW, LOSS, ONGOING, WIN
+from ..codes import DRAW, DV0, LOSE_BELOW, LOSS, ONGOING, WIN
 from .bitboard import MAX_TURNS, apply_turn, closed_mills, count_result, gen_turns, removable
 from .bits import ctz, popcount
 from .hashing import anchor, index_one, ranked, sym_image, unindex_one
@@ -121,15 +121,18 @@ def check_movement(T, Ob, flying, m, o, vals, dtc, sib_vals, sib_dtc, child_vals
 
 @njit(parallel=True, **_NJ)
 def check_placement(T, Ob, flying, dm, m, o, hm, ho, slots, vals, dtc, cinfo, v0, d0, v1, d1, v2, d2,
-                    bad_count, bad_first, dtw):
+                    bad_count, bad_first, mode):
     """Check the placement slots ``slots`` of subspace (m, o, hm, ho) the plain way, in slot
     order, sharing nothing with the sweep's evaluation (kernels/placement.py): the generic turn
     generator, each child made by ``apply_turn``, its slot by ``index_one``, its value and
     distance read from unpacked planes (``v_k``/``d_k``: the child after a turn removing k
     pieces; ``cinfo[k]`` = its (mover, opponent, mover's hand, opponent's hand) as seen there).
-    A child whose counts are not ``cinfo[k]`` counts as a mismatch. ``dtw``: the distances are
-    dtw (``dtc`` and every ``d_k`` dtw planes): every move counts 1 + its child's distance,
-    where for dtc a removal or the end of placement counts 1."""
+    A child whose counts are not ``cinfo[k]`` counts as a mismatch. ``mode`` says what ``dtc``
+    and every ``d_k`` hold: 0 dtc (a removal or the end of placement counts 1, another move
+    1 + its child's), 1 dtw (every move 1 + its child's), 2 stored draw values (a draw's is the
+    best over its drawing moves of the child's, negated when the turn passes, a game the rules
+    end drawn counting 0; 0 for a non-draw)."""
+    dtw = mode == 1
     nchunk = bad_count.shape[0]
     span = slots.shape[0]
     for c in prange(nchunk):
@@ -148,6 +151,7 @@ def check_placement(T, Ob, flying, dm, m, o, hm, ho, slots, vals, dtc, cinfo, v0
             worst_loss = -1
             draw = False
             sound = True
+            best_dv = -BIG
             for u in range(nt):
                 removed = turns[u, 2]
                 M2, O2, mh2, oh2, sw = apply_turn(M, O, hm, ho, turns[u, 0], turns[u, 1], removed)
@@ -180,11 +184,93 @@ def check_placement(T, Ob, flying, dm, m, o, hm, ho, slots, vals, dtc, cinfo, v0
                     best_win = min(best_win, dist)
                 elif v == DRAW:
                     draw = True
+                    x = 0 if r != ONGOING else d - DV0  # a game drawn by the rules: 0
+                    best_dv = max(best_dv, -x if sw else x)
                 else:
                     worst_loss = max(worst_loss, dist)
             ev, ed = minimax(nt, best_win, draw, worst_loss)
             sv = vals[i]
-            ok = sound and sv == ev and (ev == DRAW or np.int64(dtc[i]) == ed)
+            if mode == 2:
+                ok = sound and sv == ev and np.int64(dtc[i]) == (best_dv + DV0 if ev == DRAW else 0)
+            else:
+                ok = sound and sv == ev and (ev == DRAW or np.int64(dtc[i]) == ed)
+            if not ok:
+                nbad += 1
+                if first < 0:
+                    first = i
+        bad_count[c] = nbad
+        bad_first[c] = first
+
+
+@njit(parallel=True, **_NJ)
+def check_draws_movement(T, Ob, flying, m, o, vals, dv, dd, rank, sib_vals, sib_dv, sib_dd,
+                         child_vals, child_dv, slots, bad_count, bad_first):
+    """Check the draw values (docs/draws.md) of the slots ``slots`` of subspace (m, o), whose
+    settlement rank is ``rank`` (its sibling's is -rank): a non-draw stores 0; a draw stores
+    V + DV0 where V is the best over its drawing moves (a move into a drawn position of the
+    sibling: minus its V; a removal into a drawn position of (o-1, m): minus its V), and its
+    draw distance is 0 where V is the rank, else 1 + the least (V above the rank) or largest
+    (below) over the moves that give V of the sibling's draw distance, a removal counting 0.
+    Distances so checked make every value above or below the rank well founded."""
+    n = T.n
+    sblock = T.binom[n - m, o]
+    cblock = T.binom[n - m, o - 1]
+    nchunk = bad_count.shape[0]
+    span = slots.shape[0]
+    for c in prange(nchunk):
+        a = span * c // nchunk
+        b = span * (c + 1) // nchunk
+        nbad = 0
+        first = -1
+        for t in range(a, b):
+            i = slots[t]
+            M, O, used = unindex_one(T, Ob, m, o, i)
+            if not used:
+                continue
+            if vals[i] != DRAW:
+                ok = dv[i] == 0 and dd[i] == 0
+            else:
+                v = np.int64(dv[i]) - DV0
+                best = -BIG
+                lo = BIG  # least and largest distance over the moves that give v
+                hi = -1
+                empty = T.full & ~(M | O)
+                fly = flying and m == 3
+                src = M
+                while src:
+                    fb = src & -src
+                    src ^= fb
+                    tg = empty if fly else (T.adj[ctz(fb)] & empty)
+                    while tg:
+                        tb = tg & -tg
+                        tg ^= tb
+                        M2 = (M ^ fb) | tb
+                        orb, s, rep, stab = anchor(T, Ob, m, M2)
+                        if closed_mills(T, M2, ctz(tb)) == 0:
+                            j = orb * sblock + ranked(T, s, rep, stab, sym_image(T, s, O))
+                            if sib_vals[j] != DRAW:
+                                continue
+                            x = -(np.int64(sib_dv[j]) - DV0)
+                            d = np.int64(sib_dd[j]) + 1
+                            if x > best:
+                                best, lo, hi = x, d, d
+                            elif x == best:
+                                lo, hi = min(lo, d), max(hi, d)
+                        elif o - 1 >= LOSE_BELOW:
+                            rm = removable(T, O)
+                            while rm:
+                                xb = rm & -rm
+                                rm ^= xb
+                                j = orb * cblock + ranked(T, s, rep, stab, sym_image(T, s, O ^ xb))
+                                if child_vals[j] != DRAW:
+                                    continue
+                                x = -(np.int64(child_dv[j]) - DV0)
+                                if x > best:
+                                    best, lo, hi = x, 1, 1
+                                elif x == best:
+                                    lo, hi = min(lo, 1), max(hi, 1)
+                want = 0 if best == rank else (lo if best > rank else hi)
+                ok = dv[i] != 0 and v == best and np.int64(dd[i]) == want
             if not ok:
                 nbad += 1
                 if first < 0:

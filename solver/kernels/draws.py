@@ -1,0 +1,149 @@
+"""Draw values of one movement-phase pair, given its values (numba); docs/draws.md says what
+they mean.
+
+Every drawn position gets a *draw value* V (for the side to move, -100 .. 100): the best
+settlement rank it can force. A game that stays drawn for ever stays, in the end, in one pair
+(removals only go down), and staying in the pair of (m, o) is worth its *rank* r(m, o) to the side
+with m pieces (r(o, m) = -r(m, o)); a removal into a drawn position of the pair below is an
+*exit* worth minus the child's draw value. Both sides keep the draw (only drawn positions and
+their drawn moves take part).
+
+Inside the pair the solver works with the *excess* x = V - r of each position (its value above
+its own side's rank). Because the two sides' ranks are opposite, a move into q gives the mover
+-x(q) (negamax), an exit gives a fixed excess, and play that stays in the pair for ever gives 0.
+So the pair is a graded win/loss retrograde, where "won at grade e" (an *attacker*, x = +e) means
+the side to move can force leaving with at least e above its rank, and "lost at grade e" (a
+*defender*, x = -e) the opponent can. Grades are taken from the largest down; each is a
+retrograde of its own on the same state array and predecessor generator as the dtc retrograde
+(retro.emit / retro.apply):
+
+- ``count_draws``: for each drawn position, the number of its non-removal moves into drawn
+  positions (the count) and ``exits[g]``: the key of its best exit (``key(x) = x + KEY0``;
+  ``NONE`` where it has no drawn removal); every other slot is UNUSED;
+- grade e: ``promote_draws`` decides at level 1 the undecided positions whose best exit is +e
+  (attackers) and those whose best exit is -e and whose count is 0 (defenders); then the levels
+  run as in the dtc retrograde, except that a defender whose count runs out waits while its best
+  exit is better than -e (``retro.apply``'s gate); ``settle`` moves everything decided in the
+  grade to the output (excess ±e, and the level as its *draw distance* D) and marks it UNUSED.
+
+What is never decided has excess 0 (V = r, D = 0). D is the plies until the game leaves the pair
+through an exit worth V (the side above its rank hurrying, the other delaying): the progress
+measure that lets a player realise V and the verifier check it.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit, prange
+
+from ..codes import DRAW, DV0, LOSS, UNUSED, WIN
+from .bitboard import closed_mills, removable
+from .bits import ctz
+from .hashing import anchor, ranked, sym_image, unindex_one
+from .retro import BLOCK, COUNT_MAX
+
+_NJ = dict(cache=True, nogil=True)
+
+#: no exit
+NONE = 0xFFFF
+#: exit keys: key(x) = x + KEY0 (excess values lie in -2 * RANK_MAX .. 2 * RANK_MAX, codes.py)
+KEY0 = 256
+
+
+@njit(parallel=True, **_NJ)
+def count_draws(T, Ob, flying, m, o, off, slots, offq, rank, vals, st, exits, child_vals,
+                child_dv, lo_blk, hi_blk, errors):
+    """Counts and best exits for the blocks [lo_blk, hi_blk) of part (m, o) (rank ``rank``);
+    ``offq``: where the other part (o, m) starts; ``vals``: the pair's values (global slots);
+    ``child_vals`` / ``child_dv``: the value and stored draw-value planes of subspace (o-1, m)."""
+    n = T.n
+    cblock = T.binom[n - m, o - 1]
+    qblock = T.binom[n - m, o]
+    end = off + slots
+    for bi in prange(hi_blk - lo_blk):
+        b = lo_blk + bi
+        for g in range(b * BLOCK, min(b * BLOCK + BLOCK, end)):
+            M, O, used = unindex_one(T, Ob, m, o, g - off)
+            if not used or vals[g] != DRAW:
+                st[g] = UNUSED
+                exits[g] = NONE
+                continue
+            empty = T.full & ~(M | O)
+            fly = flying and m == 3
+            nd = 0
+            best = -(1 << 30)
+            src = M
+            while src:
+                fb = src & -src
+                src ^= fb
+                tg = empty if fly else (T.adj[ctz(fb)] & empty)
+                while tg:
+                    tb = tg & -tg
+                    tg ^= tb
+                    M2 = (M ^ fb) | tb
+                    orb, s, rep, stab = anchor(T, Ob, m, M2)
+                    if closed_mills(T, M2, ctz(tb)) == 0:
+                        j = offq + orb * qblock + ranked(T, s, rep, stab, sym_image(T, s, O))
+                        if vals[j] == DRAW:
+                            nd += 1
+                        continue
+                    rm = removable(T, O)
+                    while rm:
+                        xb = rm & -rm
+                        rm ^= xb
+                        j = orb * cblock + ranked(T, s, rep, stab, sym_image(T, s, O ^ xb))
+                        if child_vals[j] == DRAW:
+                            x = -(np.int64(child_dv[j]) - DV0) - rank
+                            if x > best:
+                                best = x
+            if nd > COUNT_MAX:
+                errors[bi % errors.shape[0]] += 1
+            st[g] = nd << 2
+            exits[g] = NONE if best == -(1 << 30) else best + KEY0
+            if nd == 0 and best == -(1 << 30):
+                errors[bi % errors.shape[0]] += 1  # a draw with no drawing move
+
+
+@njit(parallel=True, **_NJ)
+def promote_draws(st, exits, e, sflags_up, sflags_down, flags):
+    """Grade ``e``: decide at level 1 the undecided positions whose best exit has excess +e
+    (attackers, WIN) and those whose best exit has -e and whose count is 0 (defenders, LOSS).
+    ``sflags_up`` / ``sflags_down``: the blocks holding those exit keys; ``flags`` gets the
+    blocks touched."""
+    up = e + KEY0
+    down = -e + KEY0
+    for b in prange(flags.shape[0]):
+        if not (sflags_up[b] or sflags_down[b]):
+            continue
+        hit = False
+        for g in range(b * BLOCK, min((b + 1) * BLOCK, st.shape[0])):
+            k = exits[g]
+            if k != up and k != down:
+                continue
+            v = np.int64(st[g])
+            if v & 3:
+                continue
+            if k == up:
+                st[g] = np.uint16((1 << 2) | WIN)
+                hit = True
+            elif (v >> 2) == 0:
+                st[g] = np.uint16((1 << 2) | LOSS)
+                hit = True
+        if hit:
+            flags[b] = 1
+
+
+@njit(parallel=True, **_NJ)
+def settle(st, e, touched, excess, dist):
+    """End of grade ``e``: every slot decided in it (in the ``touched`` blocks) gets excess
+    +e (WIN) or -e (LOSS) and its level as distance, and leaves the state array (UNUSED)."""
+    for b in prange(touched.shape[0]):
+        if not touched[b]:
+            continue
+        for g in range(b * BLOCK, min((b + 1) * BLOCK, st.shape[0])):
+            v = np.int64(st[g])
+            code = v & 3
+            if code == WIN or code == LOSS:
+                excess[g] = e if code == WIN else -e
+                dist[g] = v >> 2
+                st[g] = UNUSED

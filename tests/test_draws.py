@@ -1,0 +1,293 @@
+"""Draw values (docs/draws.md): the solver against the definition, the files, the lookups, the
+bot, the verifier."""
+
+import random
+
+import numpy as np
+import pytest
+
+import naive
+from morris.codes import DV0
+from morris.fileformat import TableFile
+from morris.folders import draws_path, table_path
+from morris.index import Hasher
+from morris.progress import Reporter
+from morris.schedule import solve
+from morris.subspaces import Subspace
+from morris.variants import get_variant
+
+QUIET = Reporter(quiet=True)
+PAIRS = [(3, 3), (4, 3), (3, 4), (4, 4)]
+
+
+@pytest.fixture(scope="module")
+def draws_db(tmp_path_factory):
+    """Six Men's Morris up to 4 a side, with and without flying: values and draw values."""
+    out = tmp_path_factory.mktemp("draws")
+    for fly in (False, True):
+        solve(out, get_variant("six", flying=fly), max_pieces=4, reporter=QUIET, draws=True)
+    return out
+
+
+@pytest.mark.parametrize("flying", [False, True])
+def test_draw_values_agree_with_the_definition_on_every_position(draws_db, graphs, flying):
+    """Every raw position of Six Men's Morris up to 4-4: the draw value in the files against
+    naive.draw_values (threshold fixpoints over the raw move graph, ranks counted from it)."""
+    v = get_variant("six", flying=flying)
+    graph = graphs[flying]
+    value, _ = naive.dtw_by_horizon(graph)
+    want = naive.draw_values(v, graph, value)
+    keys = graph[0]
+    movers = np.array([k[0] for k in keys], dtype=np.int64)
+    opps = np.array([k[1] for k in keys], dtype=np.int64)
+    mc = np.array([k[0].bit_count() for k in keys])
+    oc = np.array([k[1].bit_count() for k in keys])
+    h = Hasher(v.board)
+    mismatches = 0
+    for m, o in PAIRS:
+        s = Subspace(m, o)
+        with TableFile(draws_path(draws_db, v, s)) as tf:
+            dv = tf.distance_all("dv")
+        sel = (mc == m) & (oc == o)
+        got = dv[h.index_batch(movers[sel], opps[sel])].astype(np.int64)
+        got = np.where(got == 0, -999, got - DV0)
+        mismatches += int((got != want[sel]).sum())
+    assert mismatches == 0
+    if flying:  # the comparison covers draws above and below their pair's rank
+        assert len(set(want[want != -999].tolist())) >= 3
+
+
+EXAMPLE = "a4,d1,d6,f2/b4,d2,f6,g7 w"  # docs/draws.md: +6 in 7 plies, in a pair of rank 0
+
+
+def _open(db):
+    from morris.tablebase import open_tablebase
+
+    return open_tablebase(db, shipped=False, search="never")
+
+
+def test_the_worked_example_query_json_and_bot(draws_db):
+    """docs/draws.md's example: the value, its words, the JSON, and the bot's move keep it."""
+    import json
+
+    from click.testing import CliRunner
+
+    from morris.bot import PerfectPlayer
+    from morris.cli.main import cli
+    from morris.position import Position
+
+    v = get_variant("six", flying=True)
+    pos = Position.parse(EXAMPLE, v)
+    with _open(draws_db) as tb:
+        d = tb.probe_draw(pos)
+        assert (d.value, d.distance, d.rank) == (6, 7, 0)
+        a = tb.analyze(pos)
+        assert a.moves[0].draw == 6 and a.moves[0].draw_distance == 7
+        assert max(m.draw for m in a.moves) == 6
+        for seed in range(5):
+            c = PerfectPlayer(tb, seed).choose(pos)
+            assert str(c.move) == "f2-f4" and "draw value +6 in 7 plies" in c.rule
+        old = PerfectPlayer(tb, 0, use_draw_values=False).choose(pos)
+        assert old.value == "draw"
+    args = ["query", "--variant", "six", "--flying", "--db", str(draws_db)]
+    r = CliRunner().invoke(cli, args + [EXAMPLE])
+    assert r.exit_code == 0, r.output
+    assert "draw (+6: can force a settlement worth +6 within 7 plies (this pair: +0))" in r.output
+    assert "f2-f4        draw +6, 7 plies" in r.output
+    r = CliRunner().invoke(cli, args + ["--json", EXAMPLE])
+    obj = json.loads(r.output)
+    assert (obj["draw_value"], obj["draw_distance"], obj["rank"]) == (6, 7, 0)
+    assert obj["moves"][0]["draw_value"] == 6
+
+
+def test_a_drawing_bot_never_leaves_the_best_draw_value(draws_db):
+    """From random drawn 4-4 positions the bot's move keeps the position's draw value, and
+    where that value is above the rank it shortens the draw distance by one ply."""
+    from morris.bot import PerfectPlayer
+    from morris.position import Position
+
+    v = get_variant("six", flying=True)
+    h = Hasher(v.board)
+    s = Subspace(4, 4)
+    rng = random.Random(3)
+    checked = 0
+    with _open(draws_db) as tb:
+        bot = PerfectPlayer(tb, 1)
+        while checked < 60:
+            mover, opp, used = h.unindex_py(s, rng.randrange(h.slots(s)), h.anchor_reps(s.o))
+            pos = Position.from_masks(v, mover, opp, 0)
+            d = used and tb.probe_draw(pos)
+            if not d:
+                continue
+            c = bot.choose(pos)
+            info = next(m for m in c.analysis.moves if m.move == c.move)
+            assert c.value == "draw" and info.draw == d.value
+            if d.value > d.rank:
+                assert info.draw_distance == d.distance
+            checked += 1
+
+
+def test_asking_for_draw_values_without_their_files_says_how_to_add_them(tmp_path):
+    from morris.advice import error_line
+    from morris.errors import MissingDrawsError, UsageError
+    from morris.position import Position
+
+    v = get_variant("six")
+    solve(tmp_path, v, max_pieces=3, reporter=QUIET)
+    with _open(tmp_path) as tb:
+        pos = Position.parse("a1,d1,g1/a7,d7,b6 w", v)
+        assert tb.analyze(pos).draw is None  # values only: no draw value, no error
+        with pytest.raises(MissingDrawsError) as info:
+            tb.probe_draw(pos)
+    line = error_line(info.value, tmp_path)
+    assert "no draw-value file" in line and f"morris solve --out {tmp_path} --variant six --draws 3-3" in line
+    with pytest.raises(UsageError, match="without a no-removal limit"):
+        solve(tmp_path, get_variant("six", no_removal_limit=8), max_pieces=3, reporter=QUIET, draws=True)
+
+
+def test_verify_checks_draw_values_and_catches_a_wrong_one(draws_db, tmp_path):
+    """morris verify recomputes every draw value and distance (all pass), and names a file
+    rewritten with one wrong value and a valid checksum."""
+    import shutil
+
+    from click.testing import CliRunner
+
+    from morris.cli.main import cli
+    from morris.fileformat import write_planes
+
+    v = get_variant("six", flying=True)
+    db = tmp_path / "db"
+    shutil.copytree(draws_db / v.ruleset_id, db / v.ruleset_id)
+    r = CliRunner().invoke(cli, ["verify", "--db", str(db), "--quiet"])
+    assert r.exit_code == 0, r.output
+    for name, change in (("dv", 1), ("dd", 1)):
+        path = draws_path(db, v, Subspace(4, 4))
+        with TableFile(path) as tf:
+            header = dict(tf.header)
+            planes = {"dv": tf.distance_all("dv").copy(), "dd": tf.distance_all("dd").copy()}
+            anchors = np.array(list(tf.anchors), dtype=np.uint32)
+        good = {k: p.copy() for k, p in planes.items()}
+        i = int(np.flatnonzero(planes["dd"] > 2)[5])
+        planes[name][i] += change  # a plausible value, just not this position's
+        for k in ("sections", "file_size", "slots", "anchor_fence"):
+            header.pop(k)
+        write_planes(path, header, planes, anchors)
+        r = CliRunner().invoke(cli, ["verify", "--db", str(db), "--quiet"])
+        assert r.exit_code == 1
+        assert f"FAIL {path}: 1 of" in r.output and f"slot {i}" in r.output
+        write_planes(path, header, good, anchors)
+
+
+def _placement_draw(variant, state, movement, memo):
+    """The draw value of a drawn placement position (None for a win or a loss) by plain
+    recursion over rules.py down to the movement phase, whose draw values ``movement`` gives:
+    the best over the drawing moves of the child's, negated when the turn passes; a game the
+    rules end drawn is 0."""
+    from morris import rules
+
+    if state in memo:
+        return memo[state]
+    mover, opp, mh, oh = state
+    end = rules.decided_by_count(mover, opp, mh, oh)
+    if end is not None:
+        out = ({rules.WIN: "win", rules.LOSS: "loss", rules.DRAW: "draw"}[end], 0)
+    elif not (mh or oh):
+        out = movement(mover, opp)
+    else:
+        kids = []
+        for t in rules.turns(variant, mover, opp, mh, oh):
+            child, switched = rules.child(mover, opp, mh, oh, t)
+            val, dv = _placement_draw(variant, child, movement, memo)
+            if switched:
+                val = {"win": "loss", "loss": "win", "draw": "draw"}[val]
+                dv = None if dv is None else -dv
+            kids.append((val, dv))
+        if not kids:
+            out = ("loss", None)
+        elif any(val == "win" for val, _ in kids):
+            out = ("win", None)
+        elif any(val == "draw" for val, _ in kids):
+            out = ("draw", max(dv for val, dv in kids if val == "draw"))
+        else:
+            out = ("loss", None)
+    memo[state] = out
+    return out
+
+
+def test_placement_draw_values_agree_with_plain_recursion(tmp_path):
+    """Six Men's Morris, the whole game with draw values (and verify passes on all of it);
+    random placement positions with up to 4 pieces left in hand against the recursion above."""
+    from click.testing import CliRunner
+
+    from morris.cli.main import cli
+    from morris.position import Position
+    from morris.subspaces import placement_subspaces
+
+    v = get_variant("six")
+    solve(tmp_path, v, phase="all", reporter=QUIET, draws=True)
+    r = CliRunner().invoke(cli, ["verify", "--db", str(tmp_path), "--quiet"])
+    assert r.exit_code == 0, r.output
+    subs = [s for s in placement_subspaces(v) if s.hm + s.ho <= 4]
+    rng = random.Random(5)
+    h = Hasher(v.board)
+    memo = {}
+    checked = draws = 0
+    with _open(tmp_path) as tb:
+        def movement(mover, opp):
+            p = Position.from_masks(v, mover, opp, 0)
+            d = tb.probe_draw(p)
+            return (tb.probe(p).value, None if d is None else d.value)
+
+        while checked < 60:
+            s = rng.choice(subs)
+            mover, opp, used = h.unindex_py(s, rng.randrange(h.slots(s)), h.anchor_reps(s.o))
+            if not used:
+                continue
+            pos = Position.from_masks(v, mover, opp, 0, s.hm, s.ho)
+            val, want = _placement_draw(v, (mover, opp, s.hm, s.ho), movement, memo)
+            got = tb.probe_draw(pos)
+            assert (None if got is None else got.value) == (want if val == "draw" else None), pos.to_compact()
+            draws += val == "draw"
+            checked += 1
+        start = tb.probe_draw(Position.start(v))
+    assert draws >= 10 and start is not None and start.rank is None
+
+
+def test_the_engine_the_api_and_the_explorer_report_draw_values(draws_db):
+    import io
+
+    from morris.engine import Engine
+    from morris.position import Position
+
+    v = get_variant("six", flying=True)
+    pos = Position.parse(EXAMPLE, v)
+    out = io.StringIO()
+    e = Engine(str(draws_db), v, out)
+    for line in [f"position fen {pos.to_fen()}", "go"]:
+        e.handle(line)
+    lines = out.getvalue().splitlines()
+    info = [x for x in lines if x.startswith("info depth")]
+    assert info and info[-1] == "info depth 0 score cp 6 string draw drawvalue 6", out.getvalue()
+    assert "bestmove f2-f4" in lines
+    pytest.importorskip("fastapi", reason="the web extra is not installed")
+    from test_server import get, start_server
+
+    base, stop = start_server(str(draws_db))
+    try:
+        status, obj = get(base, "/api/probe", position=EXAMPLE, variant="six", flying="true")
+        assert status == 200 and (obj["draw_value"], obj["draw_distance"], obj["rank"]) == (6, 7, 0)
+        status, obj = get(base, "/api/bestmove", position=EXAMPLE, variant="six", flying="true")
+        assert obj["move"] == "f2-f4"
+    finally:
+        stop()
+
+
+def test_the_explorer_shows_the_draw_value(draws_db):
+    from morris.explorer import explorer_page
+    from morris.tablebase import open_tablebase
+
+    with open_tablebase(draws_db, shipped=False, search="never") as tb:
+        html, status = explorer_page(tb, {"position": EXAMPLE, "variant": "six", "flying": "1"})
+    assert status == 200
+    assert 'data-draw="6"' in html and "can force a settlement worth +6 within 7 plies" in html
+    assert "draw value +6</small>" in html
