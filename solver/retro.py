@@ -342,26 +342,29 @@ def solve_pair_draws(variant, top: Subspace, values: dict, children: dict, ranks
     errors = np.zeros(64, dtype=np.int64)
     empty8 = np.zeros(0, np.uint8)
     rep.phase(f"[{pair.name}] draw values: counts")
+    wins = np.zeros(pair.nblocks, dtype=np.uint8)
     for p, sub in enumerate(pair.parts):
         child_sub = pair_children(top)[sub]
         cv, cdv = children[child_sub] if child_sub is not None else (empty8, empty8)
         off, n = pair.offs[p], pair.slots[p]
-        K.count_draws(T, Ob, variant.rules.flying, sub.m, sub.o, off, n,
-                      pair.offs[int(pair.table[p, 4])], int(ranks[sub]), vals, pair.st, exits, cv,
-                      np.ascontiguousarray(cdv, dtype=np.uint8), off // R.BLOCK,
-                      -(-(off + n) // R.BLOCK), errors)
-    if errors.any():
-        raise RuntimeError(f"{pair.name}: {int(errors.sum())} drawn positions have no drawing move "
-                           f"or too many moves")
-    drawn = pair.st != R.UNUSED  # the drawn positions (every other slot was marked UNUSED)
+        K.count_draws(T, Ob, variant.rules.flying, sub.m, sub.o, off, n, int(ranks[sub]), vals,
+                      pair.st, exits, cv, np.ascontiguousarray(cdv, dtype=np.uint8),
+                      off // R.BLOCK, -(-(off + n) // R.BLOCK), wins, errors)
     del vals
+    drawn = (pair.st & 3) == 0
+    levels = _Levels(variant, hasher, top, pair)
+    # the moves into won positions leave the counts (none may run out: gate -1 holds them)
+    levels.step(0, wins, lambda *a: R.apply(pair.st, 0, *a, exits, -1, False))
+    if errors.any() or levels.newly.any():
+        raise RuntimeError(f"{pair.name}: {int(errors.sum() + levels.newly.sum())} drawn positions "
+                           f"have no drawing move or too many moves")
+    excess = np.zeros(len(pair.st), dtype=np.int16)
+    dist = np.zeros(len(pair.st), dtype=np.uint16)
+    K.settle(pair.st, 0, wins, excess, dist)  # the won positions leave the state array
     keys = exits[exits != K.NONE]
     grades = sorted({abs(int(k) - K.KEY0) for k in np.unique(keys)} - {0}, reverse=True)
     sflags = np.zeros((2 * K.KEY0, pair.nblocks), dtype=np.uint8)
     sched_flags(exits, pair.nblocks, sflags)
-    excess = np.zeros(len(pair.st), dtype=np.int16)
-    dist = np.zeros(len(pair.st), dtype=np.uint16)
-    levels = _Levels(variant, hasher, top, pair)
     with rep.bar(total=len(grades), desc=f"{pair.name} draw values", unit="grade") as bar:
         for e in grades:
             flags = np.zeros(pair.nblocks, dtype=np.uint8)

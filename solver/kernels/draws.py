@@ -17,9 +17,10 @@ the side to move can force leaving with at least e above its rank, and "lost at 
 retrograde of its own on the same state array and predecessor generator as the dtc retrograde
 (retro.emit / retro.apply):
 
-- ``count_draws``: for each drawn position, the number of its non-removal moves into drawn
-  positions (the count) and ``exits[g]``: the key of its best exit (``key(x) = x + KEY0``;
-  ``NONE`` where it has no drawn removal); every other slot is UNUSED;
+- ``count_draws``: for each drawn position, the number of its non-removal moves (then one level
+  of predecessors from the won positions takes off the moves into them, leaving the moves into
+  drawn positions: the count) and ``exits[g]``: the key of its best exit (``key(x) = x +
+  KEY0``; ``NONE`` where it has no drawn removal); every other slot ends UNUSED;
 - grade e: ``promote_draws`` decides at level 1 the undecided positions whose best exit is +e
   (attackers) and those whose best exit is -e and whose count is 0 (defenders); then the levels
   run as in the dtc retrograde, except that a defender whose count runs out waits while its best
@@ -51,26 +52,33 @@ KEY0 = 256
 
 
 @njit(parallel=True, **_NJ)
-def count_draws(T, Ob, flying, m, o, off, slots, offq, rank, vals, st, exits, child_vals,
-                child_dv, lo_blk, hi_blk, errors):
+def count_draws(T, Ob, flying, m, o, off, slots, rank, vals, st, exits, child_vals, child_dv,
+                lo_blk, hi_blk, wins, errors):
     """Counts and best exits for the blocks [lo_blk, hi_blk) of part (m, o) (rank ``rank``);
-    ``offq``: where the other part (o, m) starts; ``vals``: the pair's values (global slots);
-    ``child_vals`` / ``child_dv``: the value and stored draw-value planes of subspace (o-1, m)."""
+    ``vals``: the pair's values (global slots); ``child_vals`` / ``child_dv``: the value and
+    stored draw-value planes of subspace (o-1, m). A drawn position counts *all* its
+    non-removal moves (no lookup): the moves into won positions are taken off by one level of
+    predecessors from the won positions, which are marked WIN at level 0 (``wins[b]``: the
+    block holds one); lost and unused slots are UNUSED."""
     n = T.n
     cblock = T.binom[n - m, o - 1]
-    qblock = T.binom[n - m, o]
     end = off + slots
     for bi in prange(hi_blk - lo_blk):
         b = lo_blk + bi
+        has_win = False
         for g in range(b * BLOCK, min(b * BLOCK + BLOCK, end)):
             M, O, used = unindex_one(T, Ob, m, o, g - off)
-            if not used or vals[g] != DRAW:
+            exits[g] = NONE
+            if not used or vals[g] == LOSS:
                 st[g] = UNUSED
-                exits[g] = NONE
+                continue
+            if vals[g] == WIN:
+                st[g] = WIN  # level 0: its predecessors lose a move into it
+                has_win = True
                 continue
             empty = T.full & ~(M | O)
             fly = flying and m == 3
-            nd = 0
+            nonrem = 0
             best = -(1 << 30)
             src = M
             while src:
@@ -81,12 +89,10 @@ def count_draws(T, Ob, flying, m, o, off, slots, offq, rank, vals, st, exits, ch
                     tb = tg & -tg
                     tg ^= tb
                     M2 = (M ^ fb) | tb
-                    orb, s, rep, stab = anchor(T, Ob, m, M2)
                     if closed_mills(T, M2, ctz(tb)) == 0:
-                        j = offq + orb * qblock + ranked(T, s, rep, stab, sym_image(T, s, O))
-                        if vals[j] == DRAW:
-                            nd += 1
+                        nonrem += 1
                         continue
+                    orb, s, rep, stab = anchor(T, Ob, m, M2)
                     rm = removable(T, O)
                     while rm:
                         xb = rm & -rm
@@ -96,12 +102,12 @@ def count_draws(T, Ob, flying, m, o, off, slots, offq, rank, vals, st, exits, ch
                             x = -(np.int64(child_dv[j]) - DV0) - rank
                             if x > best:
                                 best = x
-            if nd > COUNT_MAX:
+            if nonrem > COUNT_MAX:
                 errors[bi % errors.shape[0]] += 1
-            st[g] = nd << 2
-            exits[g] = NONE if best == -(1 << 30) else best + KEY0
-            if nd == 0 and best == -(1 << 30):
-                errors[bi % errors.shape[0]] += 1  # a draw with no drawing move
+            st[g] = nonrem << 2
+            if best != -(1 << 30):
+                exits[g] = best + KEY0
+        wins[b] = has_win
 
 
 @njit(parallel=True, **_NJ)
