@@ -321,9 +321,10 @@ def solve_pair_draws(variant, top: Subspace, values: dict, children: dict, ranks
     """The draw values and draw distances (kernels/draws.py, docs/draws.md) of the pair of
     ``top``, from its value planes (``values[sub]``), each part's settlement rank
     (``ranks[sub]``, opposite for the two parts) and, for the subspace each part's removals
-    lead to, ``children[child] = (values, stored draw-value plane)``. Returns {subspace:
-    (dv, dd)}: dv the stored form (V + DV0 for a draw, 0 otherwise; uint8), dd the draw
-    distance (uint16, 0 where V is the rank)."""
+    lead to, ``children[child] = (values, stored draw-value plane)``. It *empties* ``values``
+    and ``children`` once it has counted (about 6 bytes per slot of the pair then). Returns
+    {subspace: (dv, dd)}: dv the stored form (V + DV0 for a draw, 0 otherwise; uint8), dd the
+    draw distance (uint8, 0 where V is the rank)."""
     from .kernels import draws as K
     from .kernels import retro as R
     from .kernels.dtw import sched_flags
@@ -332,11 +333,9 @@ def solve_pair_draws(variant, top: Subspace, values: dict, children: dict, ranks
     check_supported(variant)
     hasher = hasher or Hasher(variant.board)
     pair = lay_out(hasher, top)
-    vals = np.full(len(pair.st), 3, dtype=np.uint8)
-    for p, sub in enumerate(pair.parts):
-        vals[pair.offs[p]: pair.offs[p] + pair.slots[p]] = values[sub]
-    exits = np.empty(len(pair.st), dtype=np.uint16)
-    exits[:] = K.NONE
+    n_all = len(pair.st)
+    exits = np.full(n_all, K.NONE, dtype=np.uint16)  # (the slots between the parts too)
+    dv = np.zeros(n_all, dtype=np.uint8)
     T = hasher.tables
     Ob = hasher.orbits({top.m, top.o})
     errors = np.zeros(64, dtype=np.int64)
@@ -347,22 +346,30 @@ def solve_pair_draws(variant, top: Subspace, values: dict, children: dict, ranks
         child_sub = pair_children(top)[sub]
         cv, cdv = children[child_sub] if child_sub is not None else (empty8, empty8)
         off, n = pair.offs[p], pair.slots[p]
-        K.count_draws(T, Ob, variant.rules.flying, sub.m, sub.o, off, n, int(ranks[sub]), vals,
-                      pair.st, exits, cv, np.ascontiguousarray(cdv, dtype=np.uint8),
-                      off // R.BLOCK, -(-(off + n) // R.BLOCK), wins, errors)
-    del vals
-    drawn = (pair.st & 3) == 0
+        K.count_draws(T, Ob, variant.rules.flying, sub.m, sub.o, off, n, int(ranks[sub]),
+                      np.ascontiguousarray(values[sub]), pair.st, exits, dv, cv,
+                      np.ascontiguousarray(cdv, dtype=np.uint8), off // R.BLOCK,
+                      -(-(off + n) // R.BLOCK), wins, errors)
+    values.clear()
+    children.clear()
+    del cv, cdv
     levels = _Levels(variant, hasher, top, pair)
     # the moves into won positions leave the counts (none may run out: gate -1 holds them)
     levels.step(0, wins, lambda *a: R.apply(pair.st, 0, *a, exits, -1, False))
     if errors.any() or levels.newly.any():
         raise RuntimeError(f"{pair.name}: {int(errors.sum() + levels.newly.sum())} drawn positions "
                            f"have no drawing move or too many moves")
-    excess = np.zeros(len(pair.st), dtype=np.int16)
-    dist = np.zeros(len(pair.st), dtype=np.uint16)
-    K.settle(pair.st, 0, wins, excess, dist)  # the won positions leave the state array
+    dist = np.zeros(n_all, dtype=np.uint8)
+    off1 = pair.offs[1] if len(pair.parts) == 2 else n_all
+    r0, r1 = (int(ranks[s]) for s in (pair.parts + pair.parts)[:2])
+
+    def settle(e, touched):
+        K.settle(pair.st, e, touched, dv, dist, off1, r0, r1, errors)
+
+    settle(0, wins)  # the won positions leave the state array
     keys = exits[exits != K.NONE]
     grades = sorted({abs(int(k) - K.KEY0) for k in np.unique(keys)} - {0}, reverse=True)
+    del keys
     sflags = np.zeros((2 * K.KEY0, pair.nblocks), dtype=np.uint8)
     sched_flags(exits, pair.nblocks, sflags)
     with rep.bar(total=len(grades), desc=f"{pair.name} draw values", unit="grade") as bar:
@@ -378,13 +385,11 @@ def solve_pair_draws(variant, top: Subspace, values: dict, children: dict, ranks
                 d += 1
                 if d > 16000:
                     raise RuntimeError("draw-value propagation did not converge")
-            K.settle(pair.st, e, touched, excess, dist)
+            settle(e, touched)
             bar.update(1)
     if levels.errors.any():
         raise RuntimeError(f"internal error in draw-value propagation ({int(levels.errors.sum())} errors)")
-    out = {}
-    for p, sub in enumerate(pair.parts):
-        a, b = pair.offs[p], pair.offs[p] + pair.slots[p]
-        dv = np.where(drawn[a:b], excess[a:b] + int(ranks[sub]) + K.DV0, 0).astype(np.uint8)
-        out[sub] = (dv, dist[a:b].copy())
-    return out
+    if errors.any():
+        raise RuntimeError(f"{pair.name}: a draw distance passes 255 plies (the files store a byte)")
+    return {sub: (dv[pair.offs[p]: pair.offs[p] + pair.slots[p]],
+                  dist[pair.offs[p]: pair.offs[p] + pair.slots[p]]) for p, sub in enumerate(pair.parts)}

@@ -52,10 +52,11 @@ KEY0 = 256
 
 
 @njit(parallel=True, **_NJ)
-def count_draws(T, Ob, flying, m, o, off, slots, rank, vals, st, exits, child_vals, child_dv,
+def count_draws(T, Ob, flying, m, o, off, slots, rank, vals, st, exits, dv, child_vals, child_dv,
                 lo_blk, hi_blk, wins, errors):
     """Counts and best exits for the blocks [lo_blk, hi_blk) of part (m, o) (rank ``rank``);
-    ``vals``: the pair's values (global slots); ``child_vals`` / ``child_dv``: the value and
+    ``vals``: the part's values (its own slots, from ``off``); ``dv`` gets the stored draw value
+    of staying (rank + DV0) for each draw, 0 elsewhere; ``child_vals`` / ``child_dv``: the value and
     stored draw-value planes of subspace (o-1, m). A drawn position counts *all* its
     non-removal moves (no lookup): the moves into won positions are taken off by one level of
     predecessors from the won positions, which are marked WIN at level 0 (``wins[b]``: the
@@ -69,13 +70,16 @@ def count_draws(T, Ob, flying, m, o, off, slots, rank, vals, st, exits, child_va
         for g in range(b * BLOCK, min(b * BLOCK + BLOCK, end)):
             M, O, used = unindex_one(T, Ob, m, o, g - off)
             exits[g] = NONE
-            if not used or vals[g] == LOSS:
+            dv[g] = 0
+            v = vals[g - off]
+            if not used or v == LOSS:
                 st[g] = UNUSED
                 continue
-            if vals[g] == WIN:
+            if v == WIN:
                 st[g] = WIN  # level 0: its predecessors lose a move into it
                 has_win = True
                 continue
+            dv[g] = rank + DV0
             empty = T.full & ~(M | O)
             fly = flying and m == 3
             nonrem = 0
@@ -140,9 +144,11 @@ def promote_draws(st, exits, e, sflags_up, sflags_down, flags):
 
 
 @njit(parallel=True, **_NJ)
-def settle(st, e, touched, excess, dist):
-    """End of grade ``e``: every slot decided in it (in the ``touched`` blocks) gets excess
-    +e (WIN) or -e (LOSS) and its level as distance, and leaves the state array (UNUSED)."""
+def settle(st, e, touched, dv, dist, off1, rank0, rank1, errors):
+    """End of grade ``e``: every slot decided in it (in the ``touched`` blocks) gets the stored
+    draw value of excess +e (WIN) or -e (LOSS) above its part's rank (``rank0``; ``rank1`` from
+    slot ``off1`` on) and its level as distance (``errors`` counts levels past 255), and leaves
+    the state array (UNUSED). With ``e`` 0 (the won positions after the count) slots only leave."""
     for b in prange(touched.shape[0]):
         if not touched[b]:
             continue
@@ -150,6 +156,11 @@ def settle(st, e, touched, excess, dist):
             v = np.int64(st[g])
             code = v & 3
             if code == WIN or code == LOSS:
-                excess[g] = e if code == WIN else -e
-                dist[g] = v >> 2
                 st[g] = UNUSED
+                if e == 0:
+                    continue
+                rank = rank0 if g < off1 else rank1
+                dv[g] = (e if code == WIN else -e) + rank + DV0
+                if (v >> 2) > 255:
+                    errors[b % errors.shape[0]] += 1
+                dist[g] = min(v >> 2, 255)
