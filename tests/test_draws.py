@@ -214,16 +214,18 @@ def _placement_draw(variant, state, movement, memo):
     return out
 
 
-def test_placement_draw_values_agree_with_plain_recursion(tmp_path):
-    """Six Men's Morris, the whole game with draw values (and verify passes on all of it);
-    random placement positions with up to 4 pieces left in hand against the recursion above."""
+@pytest.mark.parametrize("variant_name", ["six", "standard-4"])
+def test_placement_draw_values_agree_with_plain_recursion(tmp_path, variant_name):
+    """Six Men's Morris and the standard board with 4 pieces a side, the whole game with draw
+    values (and verify passes on all of it); random placement positions with up to 4 pieces
+    left in hand against the recursion above."""
     from click.testing import CliRunner
 
     from morris.cli.main import cli
     from morris.position import Position
     from morris.subspaces import placement_subspaces
 
-    v = get_variant("six")
+    v = get_variant(variant_name)
     solve(tmp_path, v, phase="all", reporter=QUIET, draws=True)
     r = CliRunner().invoke(cli, ["verify", "--db", str(tmp_path), "--quiet"])
     assert r.exit_code == 0, r.output
