@@ -4,8 +4,9 @@ plain colex rank of each side's points, its moves generated here from the board'
 and mills (not from the solver's kernels), in numba so that 76 M positions of the standard board
 with 4 a side take minutes. It computes, straight from the definitions:
 
-- value and dtw (docs/rules.md): W_h / L_h as in naive.dtw_by_horizon, one synchronous sweep over
-  every undecided position per ply h;
+- value and dtw (docs/rules.md): breadth-first retrograde analysis over the whole move graph
+  (removals are plain edges; a position with no move is lost in 0, a move that leaves the
+  opponent two pieces wins in 1, a win is 1 + its quickest lost child, a loss 1 + its last);
 - draw values (docs/draws.md): per pair, for every threshold t, a greatest or least fixpoint of
   "the side with more pieces keeps every exit at t or above", ranks counted from the raw
   positions weighted by 1 / orbit size;
@@ -159,49 +160,104 @@ def _moves(M, O, n, full, adj, pmills, flying, out):
 
 
 @njit(parallel=True, cache=True)
-def _ply(h, m, o, n, full, adj, pmills, flying, binom, off, val, dtw):
-    """One ply h of the definition over subspace (m, o); returns how many were decided."""
-    count = binom[n, m] * binom[n - m, o]
-    decided = np.zeros(64, dtype=np.int64)
+def _count_moves(lo, hi, m, o, n, full, adj, pmills, flying, binom, off, deg):
     for c in prange(64):
         out = np.empty((400, 3), dtype=np.int64)
-        for j in range(count * c // 64, count * (c + 1) // 64):
-            i = off[m, o] + j
-            if dtw[i] != BIG:
-                continue
+        for i in range(lo + (hi - lo) * c // 64, lo + (hi - lo) * (c + 1) // 64):
+            M, O = _position(i, m, o, n, full, binom, off)
+            deg[i] = _moves(M, O, n, full, adj, pmills, flying, out)
+
+
+@njit(parallel=True, cache=True)
+def _fill_moves(lo, hi, m, o, n, full, adj, pmills, flying, binom, off, start, child, removal):
+    """The move graph: ``child[e]`` the raw index of the position move e leads to (-1: a removal
+    that leaves two pieces, the game is over), ``removal[e]`` 1 where the move removes."""
+    for c in prange(64):
+        out = np.empty((400, 3), dtype=np.int64)
+        for i in range(lo + (hi - lo) * c // 64, lo + (hi - lo) * (c + 1) // 64):
             M, O = _position(i, m, o, n, full, binom, off)
             k = _moves(M, O, n, full, adj, pmills, flying, out)
-            if k == 0:
-                if h == 0:
-                    val[i] = -1
-                    dtw[i] = 0
-                    decided[c] += 1
-                continue
-            if h == 0:
-                continue
-            win = False
-            all_won = True
+            e = start[i]
             for u in range(k):
+                removal[e + u] = out[u, 2]
                 if _popcount(out[u, 0]) < 3:
-                    win = True  # the removal leaves two pieces: the child is over
+                    child[e + u] = -1
+                else:
+                    child[e + u] = _index(out[u, 0], out[u, 1], n, full, binom, off)
+
+
+@njit(cache=True)
+def _retrograde(start, child, val, dtw):
+    """Values and dtw by breadth-first retrograde analysis over the whole move graph (removals
+    are edges like any other): a position with no move is lost in 0, one with a move that ends
+    the game won in 1; then level by level, a move into a position lost at h wins at h + 1, and
+    a position whose every move leads into won positions is lost at 1 + the last of them."""
+    N = len(start) - 1
+    # predecessors (reverse graph)
+    rdeg = np.zeros(N + 1, dtype=np.int64)
+    for e in range(len(child)):
+        if child[e] >= 0:
+            rdeg[child[e] + 1] += 1
+    for i in range(N):
+        rdeg[i + 1] += rdeg[i]
+    pred = np.empty(rdeg[N], dtype=np.int32)
+    fill = rdeg[:N].copy()
+    for i in range(N):
+        for e in range(start[i], start[i + 1]):
+            j = child[e]
+            if j >= 0:
+                pred[fill[j]] = i
+                fill[j] += 1
+    left = np.empty(N, dtype=np.int64)
+    frontier = np.empty(N, dtype=np.int64)
+    nf = 0
+    for i in range(N):
+        left[i] = start[i + 1] - start[i]
+        if left[i] == 0:
+            val[i] = -1
+            dtw[i] = 0
+            frontier[nf] = i
+            nf += 1
+    nxt = np.empty(N, dtype=np.int64)
+    ended = np.zeros(N, dtype=np.bool_)
+    for i in range(N):  # a move that ends the game: won in 1
+        if dtw[i] == BIG:
+            for e in range(start[i], start[i + 1]):
+                if child[e] < 0:
+                    val[i] = 1
+                    dtw[i] = 1
+                    ended[i] = True
+    h = 0
+    while nf or h == 0:
+        nn = 0
+        for f in range(nf):
+            q = frontier[f]
+            for r in range(rdeg[q], rdeg[q + 1]):
+                p = pred[r]
+                if dtw[p] != BIG and dtw[p] <= h + 1:
                     continue
-                jj = _index(out[u, 0], out[u, 1], n, full, binom, off)
-                if dtw[jj] <= h - 1:
-                    if val[jj] == -1:
-                        win = True
-                    else:
-                        pass
-                if not (val[jj] == 1 and dtw[jj] <= h - 1):
-                    all_won = False
-            if win:
-                val[i] = 1
-                dtw[i] = h
-                decided[c] += 1
-            elif all_won:
-                val[i] = -1
-                dtw[i] = h
-                decided[c] += 1
-    return decided.sum()
+                if val[q] == -1:
+                    if dtw[p] == BIG:
+                        val[p] = 1
+                        dtw[p] = h + 1
+                        nxt[nn] = p
+                        nn += 1
+                else:
+                    left[p] -= 1
+                    if left[p] == 0 and dtw[p] == BIG:
+                        val[p] = -1
+                        dtw[p] = h + 1
+                        nxt[nn] = p
+                        nn += 1
+        if h == 0:  # the wins in 1 by a move that ends the game (set before) join level 1
+            for i in range(N):
+                if dtw[i] == 1 and val[i] == 1 and ended[i]:
+                    nxt[nn] = i
+                    nn += 1
+        frontier, nxt = nxt, frontier
+        nf = nn
+        h += 1
+    return h
 
 
 @njit(parallel=True, cache=True)
@@ -233,65 +289,42 @@ def _weights(m, o, n, full, binom, off, perms, val, out):
 
 
 @njit(parallel=True, cache=True)
-def _pair_exits(m, o, a_side, n, full, adj, pmills, flying, binom, off, val, dv, best, worst, nin):
-    """For the drawn positions of subspace (m, o) in a pair where the side to move is A
-    (``a_side``) or B: the best and worst exit value for A (``best``/``worst``; -999/999 where
-    none) and the number of in-pair drawing moves."""
-    count = binom[n, m] * binom[n - m, o]
-    for c in prange(64):
-        out = np.empty((400, 3), dtype=np.int64)
-        for j in range(count * c // 64, count * (c + 1) // 64):
-            i = off[m, o] + j
-            best[i] = -999
-            worst[i] = 999
-            nin[i] = 0
-            if val[i] != 0:
+def _pair_exits(lo, hi, a_side, start, child, removal, val, dv, best, worst):
+    """For the drawn positions [lo, hi) of one part of a pair, whose side to move is A
+    (``a_side``) or B: the best and worst exit value for A (-999 / 999 where none)."""
+    for i in prange(lo, hi):
+        best[i] = -999
+        worst[i] = 999
+        if val[i] != 0:
+            continue
+        for e in range(start[i], start[i + 1]):
+            j = child[e]
+            if removal[e] == 0 or j < 0 or val[j] != 0:
                 continue
-            M, O = _position(i, m, o, n, full, binom, off)
-            k = _moves(M, O, n, full, adj, pmills, flying, out)
-            for u in range(k):
-                if _popcount(out[u, 0]) < 3:
-                    continue
-                jj = _index(out[u, 0], out[u, 1], n, full, binom, off)
-                if val[jj] != 0:
-                    continue
-                if out[u, 2] == 0:
-                    nin[i] += 1
-                    continue
-                x = -dv[jj] if a_side else dv[jj]  # A's value of the exit
-                best[i] = max(best[i], x)
-                worst[i] = min(worst[i], x)
+            x = -dv[j] if a_side else dv[j]  # A's value of the exit
+            best[i] = max(best[i], x)
+            worst[i] = min(worst[i], x)
 
 
 @njit(parallel=True, cache=True)
-def _sweep(m, o, a_side, t, n, full, adj, pmills, flying, binom, off, val, best, worst, X, Y):
-    """One in-place sweep of the threshold-t operator over the drawn positions of subspace
-    (m, o) whose side to move is A (``a_side``) or B; ``X``: its membership, ``Y``: the other
-    part's. Returns the number of changes."""
-    count = binom[n, m] * binom[n - m, o]
+def _sweep(lo, hi, a_side, t, start, child, removal, val, best, worst, X, Y):
+    """One in-place sweep of the threshold-t operator over the drawn positions [lo, hi) whose
+    side to move is A (``a_side``) or B; ``X``: their membership, ``Y``: the other part's.
+    Returns the number of changes."""
     changes = np.zeros(64, dtype=np.int64)
     for c in prange(64):
-        out = np.empty((400, 3), dtype=np.int64)
-        for j in range(count * c // 64, count * (c + 1) // 64):
-            i = off[m, o] + j
+        for i in range(lo + (hi - lo) * c // 64, lo + (hi - lo) * (c + 1) // 64):
             if val[i] != 0:
                 continue
-            M, O = _position(i, m, o, n, full, binom, off)
-            k = _moves(M, O, n, full, adj, pmills, flying, out)
-            if a_side:
-                ok = best[i] >= t
-            else:
-                ok = worst[i] >= t
-            for u in range(k):
-                if out[u, 2] != 0 or _popcount(out[u, 0]) < 3:
+            ok = best[i] >= t if a_side else worst[i] >= t
+            for e in range(start[i], start[i + 1]):
+                j = child[e]
+                if removal[e] != 0 or j < 0 or val[j] != 0:
                     continue
-                jj = _index(out[u, 0], out[u, 1], n, full, binom, off)
-                if val[jj] != 0:
-                    continue
-                if a_side and Y[jj]:
+                if a_side and Y[j]:
                     ok = True
                     break
-                if not a_side and not Y[jj]:
+                if not a_side and not Y[j]:
                     ok = False
                     break
             if ok != X[i]:
@@ -327,17 +360,27 @@ def tables(board, top):
 def solve(board, top, flying):
     n, binom, off, total, adj, pm, perms = tables(board, top)
     full = (1 << n) - 1
+    subs = [(m, o) for m in range(3, top + 1) for o in range(3, top + 1)]
+
+    def span(m, o):
+        return off[m, o], off[m, o] + comb(n, m) * comb(n - m, o)
+
+    t0 = time.perf_counter()
+    deg = np.zeros(total, dtype=np.int64)
+    for m, o in subs:
+        _count_moves(*span(m, o), m, o, n, full, adj, pm, flying, binom, off, deg)
+    start = np.zeros(total + 1, dtype=np.int64)
+    np.cumsum(deg, out=start[1:])
+    del deg
+    child = np.empty(start[-1], dtype=np.int32)
+    removal = np.empty(start[-1], dtype=np.int8)
+    for m, o in subs:
+        _fill_moves(*span(m, o), m, o, n, full, adj, pm, flying, binom, off, start, child, removal)
+    print(f"move graph: {total:,} raw positions, {start[-1]:,} moves, {time.perf_counter() - t0:.0f} s")
     val = np.zeros(total, dtype=np.int8)
     dtw = np.full(total, BIG, dtype=np.int16)
-    subs = [(m, o) for m in range(3, top + 1) for o in range(3, top + 1)]
-    t0 = time.perf_counter()
-    h = 0
-    while True:
-        new = sum(_ply(h, m, o, n, full, adj, pm, flying, binom, off, val, dtw) for m, o in subs)
-        if h > 0 and new == 0:
-            break
-        h += 1
-    print(f"values and dtw: {total:,} raw positions, {h} plies, {time.perf_counter() - t0:.0f} s")
+    h = _retrograde(start, child, val, dtw)
+    print(f"values and dtw: {h} levels, {time.perf_counter() - t0:.0f} s")
     dv = np.zeros(total, dtype=np.int64)
     score = {}
     for m, o in subs:
@@ -347,7 +390,6 @@ def solve(board, top, flying):
         score[(m, o)] = (tot[1] - tot[2]) / tot[0]
     best = np.zeros(total, dtype=np.int64)
     worst = np.zeros(total, dtype=np.int64)
-    nin = np.zeros(total, dtype=np.int64)
     for tot_pieces in range(6, 2 * top + 1):
         for m in range(3, top + 1):
             o = tot_pieces - m
@@ -355,38 +397,35 @@ def solve(board, top, flying):
                 continue
             x = 100 * (score[(m, o)] - score[(o, m)]) / 2
             r = int(np.sign(x)) * int(np.floor(abs(x) + 0.5))
-            # (A to move), (B to move); with m == o the same subspace twice, B's membership apart
-            parts = [(m, o, True), (o, m, False)]
-            _pair_exits(m, o, True, n, full, adj, pm, flying, binom, off, val, dv, best, worst, nin)
+            sa, sb = span(m, o), span(o, m)  # A to move, B to move (the same with m == o)
+            _pair_exits(*sa, True, start, child, removal, val, dv, best, worst)
             bestA, worstA = best.copy(), worst.copy()
-            _pair_exits(o, m, False, n, full, adj, pm, flying, binom, off, val, dv, best, worst, nin)
-            bestB, worstB = best, worst
+            _pair_exits(*sb, False, start, child, removal, val, dv, best, worst)
+            bestB, worstB = best.copy(), worst.copy()
             ts = {r}
-            for (a, b, _), bb, ww in ((parts[0], bestA, worstA), (parts[1], bestB, worstB)):
-                sl = slice(off[a, b], off[a, b] + comb(n, a) * comb(n - a, b))
-                ok = val[sl] == 0
-                ts |= set(np.unique(bb[sl][ok & (bb[sl] != -999)]).tolist())
-                ts |= set(np.unique(ww[sl][ok & (ww[sl] != 999)]).tolist())
+            for (lo, hi), bb, ww in ((sa, bestA, worstA), (sb, bestB, worstB)):
+                ok = val[lo:hi] == 0
+                ts |= set(np.unique(bb[lo:hi][ok & (bb[lo:hi] != -999)]).tolist())
+                ts |= set(np.unique(ww[lo:hi][ok & (ww[lo:hi] != 999)]).tolist())
             resA = np.full(total, -999, dtype=np.int64)
             resB = np.full(total, -999, dtype=np.int64)
             for t in sorted(ts):
                 XA = np.full(total, r >= t, dtype=np.bool_)
                 XB = np.full(total, r >= t, dtype=np.bool_)
                 while True:
-                    c = _sweep(m, o, True, t, n, full, adj, pm, flying, binom, off, val, bestA, worstA, XA, XB)
-                    c += _sweep(o, m, False, t, n, full, adj, pm, flying, binom, off, val, bestB, worstB, XB, XA)
+                    c = _sweep(*sa, True, t, start, child, removal, val, bestA, worstA, XA, XB)
+                    c += _sweep(*sb, False, t, start, child, removal, val, bestB, worstB, XB, XA)
                     if c == 0:
                         break
                 resA[XA] = t
                 resB[XB] = t
-            for a, b, is_a in parts:
-                sl = slice(off[a, b], off[a, b] + comb(n, a) * comb(n - a, b))
-                drawn = val[sl] == 0
-                v = resA[sl] if is_a else -resB[sl]
+            for (lo, hi), is_a in ((sa, True), (sb, False)):
+                drawn = val[lo:hi] == 0
+                v = resA[lo:hi] if is_a else -resB[lo:hi]
                 if m == o:
-                    other = -resB[sl]
+                    other = -resB[lo:hi]
                     assert (v[drawn] == other[drawn]).all(), "the two copies of an equal pair disagree"
-                dv[sl] = np.where(drawn, v, 0)
+                dv[lo:hi] = np.where(drawn, v, 0)
     print(f"draw values: {time.perf_counter() - t0:.0f} s in all")
     return val, dtw, dv, (n, binom, off, full, subs)
 

@@ -27,11 +27,11 @@ class Game:
         self._seen = Counter([self.start.key])  # repetition ignores the no-removal counter
 
     @property
-
-    @property
     def seen(self) -> Counter:
         """How often each position (without its counter) occurred in the game so far."""
         return self._seen
+
+    @property
     def position(self) -> Position:
         return self.positions[-1]
 

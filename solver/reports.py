@@ -193,7 +193,7 @@ def solve_line(summary, out) -> str:
 def stats_rows(paths) -> list[dict]:
     """``morris stats``: per file the counts its header records, and its size."""
     from .fileformat import TableFile
-    from .folders import dtw_beside
+    from .folders import DRAWS_SUFFIX, dtw_beside
 
     rows = []
     for path in paths:
@@ -211,8 +211,22 @@ def stats_rows(paths) -> list[dict]:
         dtw = dtw_beside(path)
         if os.path.exists(dtw):
             row.update(_dtw_stats(dtw))
+        draws = os.path.splitext(path)[0] + DRAWS_SUFFIX
+        if os.path.exists(draws):
+            row.update(_draw_stats(draws))
         rows.append(row)
     return rows
+
+
+def _draw_stats(path) -> dict:
+    """A draw-value file's rank and the range of its draw values (docs/draws.md)."""
+    from .fileformat import TableFile
+
+    with TableFile(path) as tf:
+        h = tf.header
+    vals = [int(k) for k in h.get("draw_values", {})]
+    return {"rank": h.get("rank"), "draw_values": h.get("draw_values", {}),
+            "min_draw_value": min(vals, default=None), "max_draw_value": max(vals, default=None)}
 
 
 def _dtw_stats(path) -> dict:
@@ -255,8 +269,10 @@ def longest_lines(rows: list[dict]) -> list[str]:
 def stats_table(rows: list[dict]) -> list[str]:
     curses = any("cursed_wins" in r for r in rows)
     dtws = any("max_win_dtw" in r for r in rows)
+    draws = any("draw_values" in r for r in rows)
     extra = (f" {'cursedW':>12} {'blessedL':>12}" if curses else "") + \
-        (f" {'maxWdtw':>7} {'maxLdtw':>7}" if dtws else "")
+        (f" {'maxWdtw':>7} {'maxLdtw':>7}" if dtws else "") + \
+        (f" {'rank':>5} {'drawvalues':>11}" if draws else "")
     w = max(10, *(len(r["ruleset"]) for r in rows))
     out = [f"{'ruleset':<{w}} {'subspace':>10} {'positions':>14} {'win%':>6} {'draw%':>6} {'loss%':>6} "
            f"{'maxW':>5} {'maxL':>5} {'bytes':>12} {'bits/pos':>8}{extra}"]
@@ -265,6 +281,11 @@ def stats_table(rows: list[dict]) -> list[str]:
         extra = f" {r.get('cursed_wins', 0):>12,} {r.get('blessed_losses', 0):>12,}" if curses else ""
         if dtws:
             extra += f" {r.get('max_win_dtw', '-'):>7} {r.get('max_loss_dtw', '-'):>7}"
+        if draws:
+            rank = "-" if r.get("rank") is None else f"{r['rank']:+d}"
+            span = "-" if r.get("min_draw_value") is None else \
+                f"{r['min_draw_value']:+d}..{r['max_draw_value']:+d}"
+            extra += f" {rank:>5} {span:>11}"
         out.append(
             f"{r['ruleset']:<{w}} {r['subspace']:>10} {r['positions']:>14,} {100 * r['wins'] / p:>6.2f} "
             f"{100 * r['draws'] / p:>6.2f} {100 * r['losses'] / p:>6.2f} {r['max_win_dtc']:>5} "

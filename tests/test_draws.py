@@ -293,3 +293,56 @@ def test_the_explorer_shows_the_draw_value(draws_db):
     assert status == 200
     assert 'data-draw="6"' in html and "can force a settlement worth +6 within 7 plies" in html
     assert "draw value +6</small>" in html
+
+
+def test_stats_show_each_pairs_rank_and_draw_values(draws_db):
+    import json
+
+    from click.testing import CliRunner
+
+    from morris.cli.main import cli
+
+    r = CliRunner().invoke(cli, ["stats", "--db", str(draws_db), "--json"])
+    rows = {(x["ruleset"], x["subspace"]): x for x in json.loads(r.output)}
+    four = rows[("six", "4-3")]
+    three = rows[("six", "3-4")]
+    assert four["rank"] == -three["rank"] != 0  # antisymmetric
+    assert sum(four["draw_values"].values()) == four["draws"]  # every draw has one
+    r = CliRunner().invoke(cli, ["stats", "--db", str(draws_db)])
+    assert "rank  drawvalues" in r.output and f"{four['rank']:+d}" in r.output
+
+
+def test_the_bot_keeps_a_drawn_game_going_rather_than_repeat(draws_db):
+    """Knowing the game (``seen``), the bot moves into the position seen least among the moves
+    that keep the best draw value, and never into a worse draw value to avoid a repetition."""
+    from collections import Counter
+
+    from morris.bot import PerfectPlayer
+    from morris.position import Position
+
+    v = get_variant("six", flying=True)
+    h = Hasher(v.board)
+    s = Subspace(4, 4)
+    rng = random.Random(9)
+    checked = 0
+    with _open(draws_db) as tb:
+        while checked < 10:
+            mover, opp, used = h.unindex_py(s, rng.randrange(h.slots(s)), h.anchor_reps(s.o))
+            pos = Position.from_masks(v, mover, opp, 0)
+            d = used and tb.probe_draw(pos)
+            if not d or d.value != d.rank:
+                continue
+            a = tb.analyze(pos)
+            top = [m for m in a.moves if m.value == "draw" and m.draw == d.value]
+            if len(top) < 2:
+                continue
+            fresh = rng.choice(top)
+            seen = Counter({pos.play(m.move).key: 2 for m in top if m.move != fresh.move})
+            for seed in range(3):
+                c = PerfectPlayer(tb, seed).choose(pos, seen)
+                assert c.move == fresh.move
+            worse = [m for m in a.moves if m.value == "draw" and m.draw < d.value]
+            seen = Counter({pos.play(m.move).key: 2 for m in top})
+            c = PerfectPlayer(tb, 0).choose(pos, seen)
+            assert c.move in {m.move for m in top} and c.move not in {m.move for m in worse}
+            checked += 1
