@@ -95,13 +95,16 @@ class Job:
         board = variant.board
         return sum(count_positions(board, s.m, s.o) for s in self.subspaces)
 
+    #: bytes at the job's peak per slot of its own and per slot of what it reads (measured for
+    #: the values solve; the others from their arrays), plus the interpreter and tables
+    own_bytes, read_bytes = 3, 2
+
     def memory(self, variant) -> int:
-        """Bytes the job needs at its peak (measured: about 3 bytes per slot of its own and 2
-        per slot of what it reads, plus the interpreter and tables)."""
+        """Bytes the job needs at its peak."""
         h = Hasher(variant.board)
         own = sum(h.slots(s) for s in self.subspaces)
         reads = sum(h.slots(c) for c in self.input_subspaces(variant))
-        return int(3 * own + 2 * reads + 400e6)
+        return int(self.own_bytes * own + self.read_bytes * reads + 400e6)
 
 
 @dataclass(frozen=True)
@@ -234,36 +237,42 @@ class PlacementSubspace(Job):
 
 
 @dataclass(frozen=True)
-class MovementDtw(Job):
-    """The dtw files (``.mtw``: plies to the end of the game) of a movement pair, from the pair's
-    values and the dtw files of the pairs its removals lead to (retro.solve_pair_dtw). Rules
-    without a no-removal limit only: dtw is the distance of perfect play with no counter."""
+class _PairFiles(Job):
+    """Files of a movement pair beside its values (``path``), computed from the pair's values
+    and the same files of the pairs its removals lead to."""
 
-    order = 2
+    suffix = ""
+    path = None
 
     @property
     def name(self) -> str:
-        return "/".join(s.name for s in self.subspaces) + " dtw"
+        return "/".join(s.name for s in self.subspaces) + self.suffix
 
     @property
     def subspaces(self) -> tuple:
         return self.sub.pair
 
     def inputs(self, variant) -> list[Job]:
-        return [MovementPair(self.sub)] + [MovementDtw(d) for d in pair_dependencies(self.sub)]
+        return [MovementPair(self.sub)] + [type(self)(d) for d in pair_dependencies(self.sub)]
 
     def input_subspaces(self, variant) -> list[Subspace]:
         return MovementPair(self.sub).input_subspaces(variant)
 
     def done(self, out, variant) -> bool:
-        return all(check_file(dtw_path(out, variant, s)) is None for s in self.subspaces)
+        return all(check_file(self.path(out, variant, s)) is None for s in self.subspaces)
 
-    def memory(self, variant) -> int:
-        """About 5 bytes per slot of the pair (state, exit levels, values) and 3 per slot read."""
-        h = Hasher(variant.board)
-        own = sum(h.slots(s) for s in self.subspaces)
-        reads = sum(h.slots(c) for c in self.input_subspaces(variant))
-        return int(5 * own + 3 * reads + 400e6)
+
+@dataclass(frozen=True)
+class MovementDtw(_PairFiles):
+    """The dtw files (``.mtw``: plies to the end of the game) of a movement pair, from the pair's
+    values and the dtw files of the pairs its removals lead to (retro.solve_pair_dtw). Rules
+    without a no-removal limit only: dtw is the distance of perfect play with no counter.
+    About 5 bytes per slot of the pair (state, exit levels, values) and 3 per slot read."""
+
+    order = 2
+    suffix = " dtw"
+    path = staticmethod(dtw_path)
+    own_bytes, read_bytes = 5, 3
 
     def run(self, out, variant, reporter=None, hasher=None) -> int:
         from .retro import solve_pair_dtw
@@ -286,37 +295,16 @@ class MovementDtw(Job):
 
 
 @dataclass(frozen=True)
-class MovementDraws(Job):
+class MovementDraws(_PairFiles):
     """The draw-value files (``.mdv``; docs/draws.md) of a movement pair, from the pair's values
     and the draw-value files of the pairs its removals lead to (retro.solve_pair_draws). Rules
-    without a no-removal limit only."""
+    without a no-removal limit only. About 7 bytes per slot of the pair while counting (state,
+    exit keys, draw values, values) and 2 per slot read."""
 
     order = 3
-
-    @property
-    def name(self) -> str:
-        return "/".join(s.name for s in self.subspaces) + " draws"
-
-    @property
-    def subspaces(self) -> tuple:
-        return self.sub.pair
-
-    def inputs(self, variant) -> list[Job]:
-        return [MovementPair(self.sub)] + [MovementDraws(d) for d in pair_dependencies(self.sub)]
-
-    def input_subspaces(self, variant) -> list[Subspace]:
-        return MovementPair(self.sub).input_subspaces(variant)
-
-    def done(self, out, variant) -> bool:
-        return all(check_file(draws_path(out, variant, s)) is None for s in self.subspaces)
-
-    def memory(self, variant) -> int:
-        """About 8 bytes per slot of the pair (state, exit keys, values, excess, distance) and
-        2 per slot read."""
-        h = Hasher(variant.board)
-        own = sum(h.slots(s) for s in self.subspaces)
-        reads = sum(h.slots(c) for c in self.input_subspaces(variant))
-        return int(8 * own + 2 * reads + 400e6)
+    suffix = " draws"
+    path = staticmethod(draws_path)
+    own_bytes, read_bytes = 7, 2
 
     def run(self, out, variant, reporter=None, hasher=None) -> int:
         from .draws import pair_ranks

@@ -315,3 +315,32 @@ def draw_values(variant, graph, value):
             view = view[:L]
         dv[nodes] = view
     return dv
+
+
+# ---------------------------------------------------------------------------- placement
+def placement_recursion(variant, state, movement, memo, combine):
+    """A placement position's (value, metric) by plain recursion over the reference move
+    generator (rules.py) down to the movement phase, whose (value, metric) ``movement(mover,
+    opp)`` gives; a game the rules end by the piece count is (its value, 0). ``combine(results)``
+    makes a position's (value, metric) from its moves' [(value, metric, switched)], each as the
+    side that moves next sees it (``switched``: the turn passes)."""
+    if state in memo:
+        return memo[state]
+    mover, opp, mh, oh = state
+    end = rules.decided_by_count(mover, opp, mh, oh)
+    if end is not None:
+        out = ({rules.WIN: "win", rules.LOSS: "loss", rules.DRAW: "draw"}[end], 0)
+    elif not (mh or oh):
+        out = movement(mover, opp)
+    else:
+        results = []
+        for t in rules.turns(variant, mover, opp, mh, oh):
+            child, switched = rules.child(mover, opp, mh, oh, t)
+            v, x = placement_recursion(variant, child, movement, memo, combine)
+            results.append((v, x, switched))
+        out = combine(results)
+    memo[state] = out
+    return out
+
+
+NEGATE = {"win": "loss", "loss": "win", "draw": "draw"}

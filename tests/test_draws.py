@@ -178,40 +178,18 @@ def test_verify_checks_draw_values_and_catches_a_wrong_one(draws_db, tmp_path):
         write_planes(path, header, good, anchors)
 
 
-def _placement_draw(variant, state, movement, memo):
-    """The draw value of a drawn placement position (None for a win or a loss) by plain
-    recursion over rules.py down to the movement phase, whose draw values ``movement`` gives:
-    the best over the drawing moves of the child's, negated when the turn passes; a game the
-    rules end drawn is 0."""
-    from morris import rules
-
-    if state in memo:
-        return memo[state]
-    mover, opp, mh, oh = state
-    end = rules.decided_by_count(mover, opp, mh, oh)
-    if end is not None:
-        out = ({rules.WIN: "win", rules.LOSS: "loss", rules.DRAW: "draw"}[end], 0)
-    elif not (mh or oh):
-        out = movement(mover, opp)
-    else:
-        kids = []
-        for t in rules.turns(variant, mover, opp, mh, oh):
-            child, switched = rules.child(mover, opp, mh, oh, t)
-            val, dv = _placement_draw(variant, child, movement, memo)
-            if switched:
-                val = {"win": "loss", "loss": "win", "draw": "draw"}[val]
-                dv = None if dv is None else -dv
-            kids.append((val, dv))
-        if not kids:
-            out = ("loss", None)
-        elif any(val == "win" for val, _ in kids):
-            out = ("win", None)
-        elif any(val == "draw" for val, _ in kids):
-            out = ("draw", max(dv for val, dv in kids if val == "draw"))
-        else:
-            out = ("loss", None)
-    memo[state] = out
-    return out
+def _draw_of_moves(results):
+    """(value, draw value) of a placement position from its moves' (naive.placement_recursion):
+    a draw's is the best over its drawing moves of the child's, negated when the turn passes;
+    a game the rules end drawn is 0."""
+    results = [(naive.NEGATE[v], None if x is None else -x) if sw else (v, x) for v, x, sw in results]
+    if not results:
+        return ("loss", None)
+    if any(v == "win" for v, _ in results):
+        return ("win", None)
+    if any(v == "draw" for v, _ in results):
+        return ("draw", max(x for v, x in results if v == "draw"))
+    return ("loss", None)
 
 
 @pytest.mark.parametrize("variant_name", ["six", "standard-4"])
@@ -246,7 +224,8 @@ def test_placement_draw_values_agree_with_plain_recursion(tmp_path, variant_name
             if not used:
                 continue
             pos = Position.from_masks(v, mover, opp, 0, s.hm, s.ho)
-            val, want = _placement_draw(v, (mover, opp, s.hm, s.ho), movement, memo)
+            val, want = naive.placement_recursion(v, (mover, opp, s.hm, s.ho), movement, memo,
+                                                 _draw_of_moves)
             got = tb.probe_draw(pos)
             assert (None if got is None else got.value) == (want if val == "draw" else None), pos.to_compact()
             draws += val == "draw"

@@ -173,39 +173,18 @@ def test_verify_catches_a_wrong_dtw_with_a_valid_checksum(dtw_db, tmp_path):
     assert f"FAIL {path}: 1 of" in r.output and f"slot {i}" in r.output
 
 
-def _placement_reference(variant, state, movement, memo):
-    """(value, dtw) of a placement position by plain recursion over the reference move
-    generator (rules.py) down to the movement phase, whose (value, dtw) ``movement`` gives:
-    a win is 1 + the least dtw of a move into a lost position, a loss 1 + the largest."""
-    from morris import rules
-
-    if state in memo:
-        return memo[state]
-    mover, opp, mh, oh = state
-    end = rules.decided_by_count(mover, opp, mh, oh)
-    if end is not None:
-        out = ({rules.WIN: "win", rules.LOSS: "loss", rules.DRAW: "draw"}[end], 0)
-    elif not (mh or oh):
-        out = movement(mover, opp)
-    else:
-        results = []
-        for t in rules.turns(variant, mover, opp, mh, oh):
-            child, switched = rules.child(mover, opp, mh, oh, t)
-            v, d = _placement_reference(variant, child, movement, memo)
-            if switched:
-                v = {"win": "loss", "loss": "win", "draw": "draw"}[v]
-            results.append((v, d))
-        wins = [d for v, d in results if v == "win"]
-        if not results:
-            out = ("loss", 0)
-        elif wins:
-            out = ("win", 1 + min(wins))
-        elif any(v == "draw" for v, _ in results):
-            out = ("draw", None)
-        else:
-            out = ("loss", 1 + max(d for _, d in results))
-    memo[state] = out
-    return out
+def _dtw_of_moves(results):
+    """(value, dtw) of a placement position from its moves' (naive.placement_recursion): a win
+    is 1 + the least dtw of a move into a lost position, a loss 1 + the largest."""
+    results = [(naive.NEGATE[v] if sw else v, d) for v, d, sw in results]
+    wins = [d for v, d in results if v == "win"]
+    if not results:
+        return ("loss", 0)
+    if wins:
+        return ("win", 1 + min(wins))
+    if any(v == "draw" for v, _ in results):
+        return ("draw", None)
+    return ("loss", 1 + max(d for _, d in results))
 
 
 @pytest.mark.parametrize("variant_name", ["six", "standard-4"])
@@ -236,7 +215,7 @@ def test_placement_dtw_agrees_with_plain_recursion(tmp_path, variant_name):
             if not used:
                 continue
             pos = Position.from_masks(v, mover, opp, 0, s.hm, s.ho)
-            want = _placement_reference(v, (mover, opp, s.hm, s.ho), movement, memo)
+            want = naive.placement_recursion(v, (mover, opp, s.hm, s.ho), movement, memo, _dtw_of_moves)
             assert (tb.probe(pos).value, tb.probe_dtw(pos)) == want, pos.to_compact()
             checked += 1
 
