@@ -298,28 +298,32 @@ class MovementDtw(_PairFiles):
 class MovementDraws(_PairFiles):
     """The draw-value files (``.mdv``; docs/draws.md) of a movement pair, from the pair's values
     and the draw-value files of the pairs its removals lead to (retro.solve_pair_draws). Rules
-    without a no-removal limit only. About 7 bytes per slot of the pair while counting (state,
-    exit keys, draw values, values) and 2 per slot read."""
+    without a no-removal limit only. About 6 bytes per slot of the pair (state, exit keys, draw
+    values, the values or draw distances) and 1 per slot read (one part's child, 2 bytes a slot,
+    at a time)."""
 
     order = 3
     suffix = " draws"
     path = staticmethod(draws_path)
-    own_bytes, read_bytes = 7, 2
+    own_bytes, read_bytes = 6, 1
 
     def run(self, out, variant, reporter=None, hasher=None) -> int:
         from .draws import pair_ranks
         from .retro import solve_pair_draws
 
         hasher = hasher or Hasher(variant.board)
-        values, headers = {}, {}
+        headers = {}
         for s in self.subspaces:
             with TableFile(table_path(out, variant, s)) as tf:
-                values[s], headers[s] = tf.values_all(), tf.header
+                headers[s] = tf.header
         ranks = pair_ranks(headers)
-        children = {}
-        for c in self.input_subspaces(variant):
-            children[c] = (read_planes(table_path(out, variant, c), with_dtc=False)[0],
-                           read_draws(draws_path(out, variant, c))[0])
+
+        def values(s):
+            return read_planes(table_path(out, variant, s), with_dtc=False)[0]
+
+        def children(c):
+            return values(c), read_draws(draws_path(out, variant, c))[0]
+
         planes = solve_pair_draws(variant, self.sub, values, children, ranks, hasher, reporter)
         for s in self.subspaces:
             dv, dd = planes[s]

@@ -316,15 +316,16 @@ def finish_dtw(pair: PairLayout) -> dict:
 
 
 # ---------------------------------------------------------------------------- draw values
-def solve_pair_draws(variant, top: Subspace, values: dict, children: dict, ranks: dict,
+def solve_pair_draws(variant, top: Subspace, values, children, ranks: dict,
                      hasher: Hasher | None = None, reporter: Reporter | None = None) -> dict:
     """The draw values and draw distances (kernels/draws.py, docs/draws.md) of the pair of
-    ``top``, from its value planes (``values[sub]``), each part's settlement rank
+    ``top``, from its value planes (``values(sub)``), each part's settlement rank
     (``ranks[sub]``, opposite for the two parts) and, for the subspace each part's removals
-    lead to, ``children[child] = (values, stored draw-value plane)``. It *empties* ``values``
-    and ``children`` once it has counted (about 6 bytes per slot of the pair then). Returns
-    {subspace: (dv, dd)}: dv the stored form (V + DV0 for a draw, 0 otherwise; uint8), dd the
-    draw distance (uint8, 0 where V is the rank)."""
+    lead to, ``children(child) = (values, stored draw-value plane)``: loaders, called one part
+    at a time while counting, so that no more than one part's inputs are held beside the 5
+    bytes per slot of the pair (6 with the draw distance, after the count). Returns {subspace:
+    (dv, dd)}: dv the stored form (V + DV0 for a draw, 0 otherwise; uint8), dd the draw
+    distance (uint8, 0 where V is the rank)."""
     from .kernels import draws as K
     from .kernels import retro as R
     from .kernels.dtw import sched_flags
@@ -344,15 +345,13 @@ def solve_pair_draws(variant, top: Subspace, values: dict, children: dict, ranks
     wins = np.zeros(pair.nblocks, dtype=np.uint8)
     for p, sub in enumerate(pair.parts):
         child_sub = pair_children(top)[sub]
-        cv, cdv = children[child_sub] if child_sub is not None else (empty8, empty8)
+        cv, cdv = children(child_sub) if child_sub is not None else (empty8, empty8)
         off, n = pair.offs[p], pair.slots[p]
         K.count_draws(T, Ob, variant.rules.flying, sub.m, sub.o, off, n, int(ranks[sub]),
-                      np.ascontiguousarray(values[sub]), pair.st, exits, dv, cv,
+                      np.ascontiguousarray(values(sub)), pair.st, exits, dv, cv,
                       np.ascontiguousarray(cdv, dtype=np.uint8), off // R.BLOCK,
                       -(-(off + n) // R.BLOCK), wins, errors)
-    values.clear()
-    children.clear()
-    del cv, cdv
+        del cv, cdv
     levels = _Levels(variant, hasher, top, pair)
     # the moves into won positions leave the counts (none may run out: gate -1 holds them)
     levels.step(0, wins, lambda *a: R.apply(pair.st, 0, *a, exits, -1, False))
