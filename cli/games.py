@@ -15,7 +15,8 @@ from .options import (Number, ask_line, echo_lines, lookup_db_option, make_varia
                       search_option, seed_option, variant_options)
 
 #: --opponent / --a / --b: the players of players.py
-PLAYERS = "perfect, random, epsilon:E (a random move with probability E) or search:D (alpha-beta, depth D)"
+PLAYERS = ("perfect, perfect:replies (the perfect player without draw values), random, epsilon:E (a random "
+           "move with probability E) or search:D (alpha-beta, depth D)")
 
 
 @click.command()
