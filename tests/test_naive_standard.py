@@ -1,0 +1,42 @@
+"""scripts/naive_standard.py (the numba reference over raw positions, run on the standard board
+with 3 and 4 a side by hand: docs/benchmarks.md) agrees with the files on a board small enough
+for the suite, and says so when they disagree."""
+
+import os
+import sys
+
+import numpy as np
+import pytest
+
+from morris.fileformat import TableFile, write_planes
+from morris.folders import draws_path
+from morris.progress import Reporter
+from morris.schedule import solve
+from morris.subspaces import Subspace
+from morris.variants import get_variant
+
+sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "scripts"))
+
+
+@pytest.mark.parametrize("flying", [False, True])
+def test_the_raw_reference_agrees_on_six_up_to_4(tmp_path, flying, capsys):
+    import naive_standard
+
+    v = get_variant("six", flying=flying)
+    solve(tmp_path, v, max_pieces=4, reporter=Reporter(quiet=True), dtw=True, draws=True)
+    args = ["--db", str(tmp_path), "--variant", "six", "--pieces", "4"] + (["--flying"] if flying else [])
+    assert naive_standard.main(args) == 0
+    out = capsys.readouterr().out
+    assert "4-4: 900,900 raw positions, 0 mismatches" in out
+    # one draw value changed (checksum valid): the reference finds it
+    path = draws_path(tmp_path, v, Subspace(4, 4))
+    with TableFile(path) as tf:
+        header = dict(tf.header)
+        planes = {"dv": tf.distance_all("dv").copy(), "dd": tf.distance_all("dd").copy()}
+        anchors = np.array(list(tf.anchors), dtype=np.uint32)
+    i = int(np.flatnonzero(planes["dv"])[3])
+    planes["dv"][i] += 1
+    for k in ("sections", "file_size", "slots", "anchor_fence"):
+        header.pop(k)
+    write_planes(path, header, planes, anchors)
+    assert naive_standard.main(args) == 1
