@@ -23,6 +23,7 @@ of its own, with nothing loaded from elsewhere.
 
 # no "from __future__ import annotations": FastAPI reads the handlers' annotations at run time
 import traceback
+from collections import Counter
 
 from .bot import PerfectPlayer, bestmove_json
 from .advice import public_text
@@ -33,6 +34,7 @@ from .explorer import explorer_page, variant_of
 
 MAX_POSITION = 400
 MAX_URL = 4096
+MAX_SEEN = MAX_URL  # (the URL's limit comes first; the positions since the last removal suffice)
 MAX_HEADERS = 8192
 INSTALL_HINT = "pip install 'morris-solver[web]' (from a checkout: pip install '.[web]')"
 
@@ -135,9 +137,15 @@ class _Limits:
 
 def lookup(tb, kind, params, position, seed=None, pos=None):
     """(HTTP status, JSON body) of a probe or bestmove request. Bad input is 400, a missing
-    or damaged database file 503 (errors.py), the body naming files relative to the database."""
+    or damaged database file 503 (errors.py), the body naming files relative to the database.
+    A bestmove's ``seen`` parameter: the game's earlier positions, separated by ``;`` (the bot
+    then keeps a drawn game from ending by repetition, bot.py; only the positions since the last
+    removal or placement can come again, so those suffice)."""
     if len(position) > MAX_POSITION:
         return 400, {"error": f"position longer than {MAX_POSITION} characters"}
+    history = params.get("seen") or ""
+    if len(history) > MAX_SEEN:
+        return 400, {"error": f"seen longer than {MAX_SEEN} characters"}
     try:
         if pos is None:
             pos = Position.parse(position, variant_of(params))
@@ -145,7 +153,9 @@ def lookup(tb, kind, params, position, seed=None, pos=None):
             obj = tb.analyze(pos).to_json()
             obj["position"] = position
             return 200, obj
-        return 200, bestmove_json(PerfectPlayer(tb, seed).choose(pos), position)
+        seen = Counter(Position.parse(p, pos.variant).key for p in history.split(";") if p.strip())
+        seen[pos.key] += 1
+        return 200, bestmove_json(PerfectPlayer(tb, seed).choose(pos, seen), position)
     except MorrisError as exc:
         return exc.http_status, {"error": public_text(f"{type(exc).__name__}: {exc}", tb.paths)}
 
@@ -195,7 +205,10 @@ def _add_routes(app, tb) -> None:
     @get("/api/bestmove", summary="The perfect player's move")
     async def bestmove(request: Request, position: str = common["position"], variant: str = common["variant"],
                        flying: str | None = None, double_mill_removes: str | None = None,
-                       seed: int | None = Query(None, description="tie-break seed")):
+                       seed: int | None = Query(None, description="tie-break seed"),
+                       seen: str | None = Query(None, description="the game's earlier positions, "
+                                                "separated by ';' (a drawn game is then kept from "
+                                                "ending by repetition)")):
         status, obj = await answer(tb, "bestmove", dict(request.query_params), position, seed)
         return JSONResponse(obj, status_code=status)
 

@@ -325,3 +325,53 @@ def test_the_bot_keeps_a_drawn_game_going_rather_than_repeat(draws_db):
             c = PerfectPlayer(tb, 0).choose(pos, seen)
             assert c.move in {m.move for m in top} and c.move not in {m.move for m in worse}
             checked += 1
+
+
+def test_the_api_keeps_a_drawn_game_going_given_the_positions_seen(draws_db):
+    """/api/bestmove with ``seen``: the move into a position seen twice is avoided where
+    another keeps the draw value; a bad position in ``seen`` is a 400 naming it."""
+    pytest.importorskip("fastapi", reason="the web extra is not installed")
+    from morris.position import Position
+    from test_server import get, start_server
+
+    v = get_variant("six", flying=True)
+    pos = Position.parse(EXAMPLE, v)
+    base, stop = start_server(str(draws_db))
+    try:
+        # the only +6 move is f2-f4: seen twice, the bot still keeps its draw value
+        after = pos.play("f2-f4").to_compact()
+        status, obj = get(base, "/api/bestmove", position=EXAMPLE, variant="six", flying="true",
+                          seen=f"{after};{after}")
+        assert status == 200 and obj["move"] == "f2-f4"
+        status, obj = get(base, "/api/bestmove", position=EXAMPLE, variant="six", flying="true",
+                          seen="a1,a1/b2 w")
+        assert status == 400 and "error" in obj
+        # a position with two moves of its draw value: the one into a fresh position is played
+        with _open(draws_db) as tb:
+            other, fresh, stale = _two_best_draws(tb, v)
+        seen = ";".join([other.play(m).to_compact() for m in stale] * 2)
+        for seed in range(3):
+            status, obj = get(base, "/api/bestmove", position=other.to_compact(), variant="six",
+                              flying="true", seen=seen, seed=seed)
+            assert status == 200 and obj["move"] == str(fresh)
+    finally:
+        stop()
+
+
+def _two_best_draws(tb, v):
+    """(a drawn 4-4 position at its pair's rank with several moves of its draw value, one of
+    those moves, the others)."""
+    from morris.position import Position
+
+    h = Hasher(v.board)
+    s = Subspace(4, 4)
+    rng = random.Random(4)
+    while True:
+        mover, opp, used = h.unindex_py(s, rng.randrange(h.slots(s)), h.anchor_reps(s.o))
+        pos = Position.from_masks(v, mover, opp, 0)
+        d = used and tb.probe_draw(pos)
+        if not d or d.value != d.rank:
+            continue
+        top = [m.move for m in tb.analyze(pos).moves if m.value == "draw" and m.draw == d.value]
+        if 2 <= len(top) <= 4:
+            return pos, top[0], top[1:]
