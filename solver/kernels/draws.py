@@ -20,12 +20,14 @@ retrograde of its own on the same state array and predecessor generator as the d
 - ``count_draws``: for each drawn position, the number of its non-removal moves (then one level
   of predecessors from the won positions takes off the moves into them, leaving the moves into
   drawn positions: the count) and ``exits[g]``: the key of its best exit (``key(x) = x +
-  KEY0``; ``NONE`` where it has no drawn removal); every other slot ends UNUSED;
+  KEY0``; ``NONE`` where it has no drawn removal), and the stored draw value of staying (its
+  rank + DV0) in ``dv``; every other slot ends UNUSED;
 - grade e: ``promote_draws`` decides at level 1 the undecided positions whose best exit is +e
   (attackers) and those whose best exit is -e and whose count is 0 (defenders); then the levels
   run as in the dtc retrograde, except that a defender whose count runs out waits while its best
-  exit is better than -e (``retro.apply``'s gate); ``settle`` moves everything decided in the
-  grade to the output (excess ±e, and the level as its *draw distance* D) and marks it UNUSED.
+  exit is better than -e (``retro.apply``'s gate); ``settle`` writes everything decided in the
+  grade to the output (``dv``: rank ± e + DV0; ``dist``: the level, its *draw distance* D) and
+  marks it UNUSED.
 
 What is never decided has excess 0 (V = r, D = 0). D is the plies until the game leaves the pair
 through an exit worth V (the side above its rank hurrying, the other delaying): the progress
