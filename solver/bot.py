@@ -172,10 +172,11 @@ class LineStep:
     value: str
     dtw: int | None
     dtc: int | None
+    draw: int | None = None  # a drawing move's draw value, where the files hold it
 
     def to_json(self):
         return {"position": self.position.to_compact(), "move": str(self.move), "value": self.value,
-                "dtw": self.dtw, "dtc": self.dtc}
+                "dtw": self.dtw, "dtc": self.dtc, "draw_value": self.draw}
 
 
 def perfect_line(tb: Tablebase, start: Position, seed: int = 0, max_plies: int = 2000):
@@ -197,7 +198,7 @@ def perfect_line(tb: Tablebase, start: Position, seed: int = 0, max_plies: int =
         if choice is None:
             break
         info = next(m for m in choice.analysis.moves if m.move == choice.move)
-        steps.append(LineStep(game.position, choice.move, info.value, info.dtw, info.dtc))
+        steps.append(LineStep(game.position, choice.move, info.value, info.dtw, info.dtc, info.draw))
         game.push(choice.move)
     if game.result is not None:
         end = f"{game.result}: {game.reason}"

@@ -102,13 +102,15 @@ def draw_words(d) -> str:
 
 
 def line_lines(steps, end) -> list[str]:
-    """``morris line``: a numbered move per line with its value, dtw and dtc, then the end."""
+    """``morris line``: a numbered move per line with its value, dtw and dtc (and a drawing
+    move's draw value where the files hold it), then the end."""
     out = []
     for k, st in enumerate(steps, 1):
         dtw = "-" if st.dtw is None else st.dtw
         dtc = "-" if st.dtc is None else st.dtc
+        extra = "" if st.draw is None else f"  draw value {st.draw:+d}"
         out.append(f"{k:>4}. {COLOR_NAMES[st.position.turn]:<5} {str(st.move):<12} {st.value:<4} "
-                   f"dtw {dtw:>3}  dtc {dtc:>3}")
+                   f"dtw {dtw:>3}  dtc {dtc:>3}{extra}")
     out.append(end)
     return out
 

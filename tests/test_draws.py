@@ -98,6 +98,11 @@ def test_the_worked_example_query_json_and_bot(draws_db):
     obj = json.loads(r.output)
     assert (obj["draw_value"], obj["draw_distance"], obj["rank"]) == (6, 7, 0)
     assert obj["moves"][0]["draw_value"] == 6
+    # the perfect line realises it: a removal at the 7th ply, every move keeping +6 / -6
+    r = CliRunner().invoke(cli, ["line"] + args[1:] + ["--json", EXAMPLE])
+    moves = json.loads(r.output)["moves"]
+    assert "x" in moves[6]["move"] and not any("x" in m["move"] for m in moves[:6])
+    assert [m["draw_value"] for m in moves[:7]] == [6, -6, 6, -6, 6, -6, 6]
 
 
 def test_a_drawing_bot_never_leaves_the_best_draw_value(draws_db):
