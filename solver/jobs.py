@@ -19,7 +19,8 @@ from dataclasses import dataclass
 import numpy as np
 
 from .codes import UNUSED
-from .fileformat import TableFile, check_file, write_distance_table, write_planes, write_table
+from .fileformat import (DRAWS_LEVEL, TableFile, check_file, write_distance_table, write_planes,
+                         write_table)
 from .folders import (draws_header, draws_path, dtw_header, dtw_path, read_draws, read_dtw, read_planes,
                       ruleset_dir, table_header, table_path)
 from .index import Hasher, count_positions
@@ -224,8 +225,8 @@ class PlacementSubspace(Job):
             write_distance_table(dtw_path(out, variant, self.sub), hdr, "dtw", plane, anchors)
         if self.draws:  # no cycles in placement: no draw distance (all 0)
             dv, dd = extra.pop(0), np.zeros(len(vals), dtype=np.uint8)
-            write_planes(draws_path(out, variant, self.sub),
-                         draws_header(variant, self.sub, dv, dd, None), {"dv": dv, "dd": dd}, anchors)
+            write_planes(draws_path(out, variant, self.sub), draws_header(variant, self.sub, dv, dd, None),
+                         {"dv": dv, "dd": dd}, anchors, DRAWS_LEVEL)
         return count_positions(variant.board, self.sub.m, self.sub.o)
 
     def _write_values(self, out, variant, hasher, vals, dtc) -> int:
@@ -328,7 +329,7 @@ class MovementDraws(_PairFiles):
         for s in self.subspaces:
             dv, dd = planes[s]
             write_planes(draws_path(out, variant, s), draws_header(variant, s, dv, dd, ranks[s]),
-                         {"dv": dv, "dd": dd}, hasher.anchor_reps(s.o))
+                         {"dv": dv, "dd": dd}, hasher.anchor_reps(s.o), DRAWS_LEVEL)
         return sum(count_positions(variant.board, s.m, s.o) for s in self.subspaces)
 
 
