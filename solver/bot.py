@@ -47,9 +47,15 @@ class Choice:
     analysis: Analysis
 
     @property
+    def info(self) -> MoveInfo | None:
+        """The analysis of the chosen move (its value, distances and draw value)."""
+        return next((m for m in self.analysis.moves if m.move == self.move), None)
+
+    @property
     def dtw(self) -> int | None:
         """The chosen move's plies to the end of the game, where dtw files hold it."""
-        return next((m.dtw for m in self.analysis.moves if m.move == self.move), None)
+        info = self.info
+        return None if info is None else info.dtw
 
     def to_json(self, notation="compact"):
         return {
@@ -127,14 +133,15 @@ class PerfectPlayer:
         why = ""
         if self.use_draw_values and a.draw is not None and all(m.draw is not None for m in draws):
             draws, why = self._best_draws(a.draw, draws)
+        after = {m.move: pos.play(m.move) for m in draws}
         if self.use_draw_values and seen:
-            times = {m.move: seen.get(pos.play(m.move).key, 0) for m in draws}
+            times = {m.move: seen.get(after[m.move].key, 0) for m in draws}
             fewest = min(times.values())
             draws = [m for m in draws if times[m.move] == fewest]
         scored = []
         for m in draws:
             try:
-                replies = self.tb.reply_values(pos.play(m.move))
+                replies = self.tb.reply_values(after[m.move])
             except MissingSubspaceError as exc:
                 raise OutsideDatabaseError(f"{pos.to_compact()} is outside the databases: {exc}",
                                        subspace=exc.subspace, variant=exc.variant) from None
@@ -197,7 +204,7 @@ def perfect_line(tb: Tablebase, start: Position, seed: int = 0, max_plies: int =
             return steps, f"stopped after {len(steps)} plies: {type(exc).__name__}", exc
         if choice is None:
             break
-        info = next(m for m in choice.analysis.moves if m.move == choice.move)
+        info = choice.info
         steps.append(LineStep(game.position, choice.move, info.value, info.dtw, info.dtc, info.draw))
         game.push(choice.move)
     if game.result is not None:

@@ -231,8 +231,7 @@ class Engine:
             self._score(pos, best.value, best.dtc, best.dtw, best.draw)
             self.send(f"bestmove x{left[0]}")
             return
-        info = next(m for m in a.moves if m.move == choice.move)
-        self._score(pos, choice.value, choice.dtc, choice.dtw, info.draw)
+        self._score(pos, choice.value, choice.dtc, choice.dtw, choice.info.draw)
         mv = choice.move
         head = mv.to if mv.frm is None else f"{mv.frm}-{mv.to}"
         self.send(f"info string {choice.rule}; full turn {mv}")
