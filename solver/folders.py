@@ -38,9 +38,10 @@ def dtw_path(out, variant, sub) -> str:
     return os.path.join(ruleset_dir(out, variant), sub.name + DTW_SUFFIX)
 
 
-def dtw_beside(values_path) -> str:
-    """The dtw file of the subspace whose values file is ``values_path``."""
-    return os.path.splitext(os.fspath(values_path))[0] + DTW_SUFFIX
+def dtw_beside(values_path, suffix: str = DTW_SUFFIX) -> str:
+    """The dtw file (``suffix``: another kind, e.g. DRAWS_SUFFIX) of the subspace whose values
+    file is ``values_path``."""
+    return os.path.splitext(os.fspath(values_path))[0] + suffix
 
 
 def dtw_in(ruleset_directory, sub) -> str:

@@ -213,7 +213,7 @@ def stats_rows(paths) -> list[dict]:
         dtw = dtw_beside(path)
         if os.path.exists(dtw):
             row.update(_dtw_stats(dtw))
-        draws = os.path.splitext(path)[0] + DRAWS_SUFFIX
+        draws = dtw_beside(path, DRAWS_SUFFIX)
         if os.path.exists(draws):
             row.update(_draw_stats(draws))
         rows.append(row)

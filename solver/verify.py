@@ -135,6 +135,16 @@ def _verify_curse(fr: FileReport, header):
     fr.mismatches += len(bad) + contradictions
 
 
+def _inputs_ok(fr: FileReport, paths) -> bool:
+    """Whether every input file a forward check reads is there and sound; else the file is
+    skipped, saying which input is not."""
+    for p in paths:
+        if check_file(p) is not None:
+            fr.skipped = f"needs {os.path.basename(p)}, which is missing or damaged"
+            return False
+    return True
+
+
 def _verify_movement(fr: FileReport, header, directory, rep, sample=None, dtw=False):
     """Recompute every value and distance of a movement file from its successors' files: its
     dtc (a values file), or its dtw (``dtw``: a dtw file, checked against the values file of
@@ -148,10 +158,8 @@ def _verify_movement(fr: FileReport, header, directory, rep, sample=None, dtw=Fa
     need = [table_in(directory, s) for s in [sub, sib] + ([child] if child is not None else [])]
     if dtw:
         need += [dtw_in(directory, s) for s in [sib] + ([child] if child is not None else [])]
-    for p in need:
-        if check_file(p) is not None:
-            fr.skipped = f"needs {os.path.basename(p)}, which is missing or damaged"
-            return
+    if not _inputs_ok(fr, need):
+        return
     try:
         planes = _movement_planes(directory, sub, sib, child, dtw)
     except CorruptDatabaseError as exc:
@@ -185,10 +193,8 @@ def _verify_draws_movement(fr: FileReport, header, directory, rep, sample=None):
     child = removal_child(sub)
     subs = [sub, sib] + ([child] if child is not None else [])
     need = [table_in(directory, s) for s in subs] + [draws_in(directory, s) for s in subs[1:]]
-    for p in need:
-        if check_file(p) is not None:
-            fr.skipped = f"needs {os.path.basename(p)}, which is missing or damaged"
-            return
+    if not _inputs_ok(fr, need):
+        return
     empty = np.zeros(0, np.uint8)
     try:
         vals = read_planes(table_in(directory, sub), with_dtc=False)[0]
@@ -286,19 +292,19 @@ def _verify_placement(fr: FileReport, header, directory, rep, sample=None, mode=
     arrays = []
     sizes = {sub.o}
     empty = np.zeros(0, np.uint8)
-    side_in = {1: dtw_in, 2: draws_in}.get(mode)
+    # mode 1 / 2: each subspace's dtw / draw-value file, and the plane read from it
+    side_in, side_read = {1: (dtw_in, read_dtw), 2: (draws_in, lambda p: read_draws(p)[0])}.get(
+        mode, (None, None))
 
     def side_of(s):
-        return read_dtw(dtw_in(directory, s)) if mode == 1 else read_draws(draws_in(directory, s))[0]
+        return side_read(side_in(directory, s))
 
     try:
         for k in range(3):
             if k in kids and reads_file(*kids[k]):
                 c = kids[k][0]
-                for p in [table_in(directory, c)] + ([side_in(directory, c)] if mode else []):
-                    if check_file(p) is not None:
-                        fr.skipped = f"needs {os.path.basename(p)}, which is missing or damaged"
-                        return
+                if not _inputs_ok(fr, [table_in(directory, c)] + ([side_in(directory, c)] if mode else [])):
+                    return
                 cinfo[k] = (c.m, c.o, c.hm, c.ho)
                 sizes.add(c.o)
                 v, d = read_planes(table_in(directory, c), with_dtc=c.placement and not mode)
