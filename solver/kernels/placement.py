@@ -40,6 +40,16 @@ _NJ = dict(cache=True, nogil=True)
 _BIG = 1 << 30
 
 
+@njit(inline="always", **_NJ)
+def _at(k, p0, p1, p2, j):
+    """Slot j of the plane of the child after a placement removing k pieces."""
+    if k == 0:
+        return np.int64(p0[j])
+    if k == 1:
+        return np.int64(p1[j])
+    return np.int64(p2[j])
+
+
 @njit(parallel=True, **_NJ)
 def placement_sweep(T, Ob, dm, m, o, hm, ho, r_lo, r_hi, out, cinfo, c0, c1, c2, nchunk,
                     w0, w1, w2, wout, v0, v1, v2, vout):
@@ -173,28 +183,13 @@ def placement_sweep(T, Ob, dm, m, o, hm, ho, r_lo, r_hi, out, cinfo, c0, c1, c2,
                             else:
                                 j = q_orbit[q] * blocks[k] + ranked(
                                     T, q_s[q], q_rep[q], q_stab[q], sym_image(T, q_s[q], O2))
-                            if k == 0:
-                                byte = np.int64(c0[j])
-                            elif k == 1:
-                                byte = np.int64(c1[j])
-                            else:
-                                byte = np.int64(c2[j])
+                            byte = _at(k, c0, c1, c2, j)
                             v = byte & 3
                             d = byte >> 2
                             if with_dtw:
-                                if k == 0:
-                                    w = np.int64(w0[j])
-                                elif k == 1:
-                                    w = np.int64(w1[j])
-                                else:
-                                    w = np.int64(w2[j])
+                                w = _at(k, w0, w1, w2, j)
                             if with_dv:
-                                if k == 0:
-                                    dv = np.int64(v0[j]) - DV0
-                                elif k == 1:
-                                    dv = np.int64(v1[j]) - DV0
-                                else:
-                                    dv = np.int64(v2[j]) - DV0
+                                dv = _at(k, v0, v1, v2, j) - DV0
                         dd = 1 if (k > 0 or moved) else d + 1
                         if switched:
                             if v == WIN:
