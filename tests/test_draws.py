@@ -109,27 +109,15 @@ def test_a_drawing_bot_never_leaves_the_best_draw_value(draws_db):
     """From random drawn 4-4 positions the bot's move keeps the position's draw value, and
     where that value is above the rank it shortens the draw distance by one ply."""
     from morris.bot import PerfectPlayer
-    from morris.position import Position
 
     v = get_variant("six", flying=True)
-    h = Hasher(v.board)
-    s = Subspace(4, 4)
-    rng = random.Random(3)
-    checked = 0
     with _open(draws_db) as tb:
         bot = PerfectPlayer(tb, 1)
-        while checked < 60:
-            mover, opp, used = h.unindex_py(s, rng.randrange(h.slots(s)), h.anchor_reps(s.o))
-            pos = Position.from_masks(v, mover, opp, 0)
-            d = used and tb.probe_draw(pos)
-            if not d:
-                continue
+        for pos, d in _drawn_positions(tb, v, 3, 60):
             c = bot.choose(pos)
-            info = next(m for m in c.analysis.moves if m.move == c.move)
-            assert c.value == "draw" and info.draw == d.value
+            assert c.value == "draw" and c.info.draw == d.value
             if d.value > d.rank:
-                assert info.draw_distance == d.distance
-            checked += 1
+                assert c.info.draw_distance == d.distance
 
 
 def test_asking_for_draw_values_without_their_files_says_how_to_add_them(tmp_path):
@@ -302,23 +290,15 @@ def test_the_bot_keeps_a_drawn_game_going_rather_than_repeat(draws_db):
     from collections import Counter
 
     from morris.bot import PerfectPlayer
-    from morris.position import Position
 
     v = get_variant("six", flying=True)
-    h = Hasher(v.board)
-    s = Subspace(4, 4)
     rng = random.Random(9)
     checked = 0
     with _open(draws_db) as tb:
-        while checked < 10:
-            mover, opp, used = h.unindex_py(s, rng.randrange(h.slots(s)), h.anchor_reps(s.o))
-            pos = Position.from_masks(v, mover, opp, 0)
-            d = used and tb.probe_draw(pos)
-            if not d or d.value != d.rank:
-                continue
+        for pos, d in _drawn_positions(tb, v, 9):
             a = tb.analyze(pos)
             top = [m for m in a.moves if m.value == "draw" and m.draw == d.value]
-            if len(top) < 2:
+            if d.value != d.rank or len(top) < 2:
                 continue
             fresh = rng.choice(top)
             seen = Counter({pos.play(m.move).key: 2 for m in top if m.move != fresh.move})
@@ -330,6 +310,8 @@ def test_the_bot_keeps_a_drawn_game_going_rather_than_repeat(draws_db):
             c = PerfectPlayer(tb, 0).choose(pos, seen)
             assert c.move in {m.move for m in top} and c.move not in {m.move for m in worse}
             checked += 1
+            if checked == 10:
+                break
 
 
 def test_the_api_keeps_a_drawn_game_going_given_the_positions_seen(draws_db):
@@ -366,17 +348,24 @@ def test_the_api_keeps_a_drawn_game_going_given_the_positions_seen(draws_db):
 def _two_best_draws(tb, v):
     """(a drawn 4-4 position at its pair's rank with several moves of its draw value, one of
     those moves, the others)."""
+    for pos, d in _drawn_positions(tb, v, 4):
+        top = [m.move for m in tb.analyze(pos).moves if m.value == "draw" and m.draw == d.value]
+        if d.value == d.rank and 2 <= len(top) <= 4:
+            return pos, top[0], top[1:]
+
+
+def _drawn_positions(tb, v, seed, count=None):
+    """Random drawn 4-4 positions of ``v`` with their DrawValue (``count`` of them, or for ever)."""
     from morris.position import Position
 
     h = Hasher(v.board)
     s = Subspace(4, 4)
-    rng = random.Random(4)
-    while True:
+    rng = random.Random(seed)
+    found = 0
+    while count is None or found < count:
         mover, opp, used = h.unindex_py(s, rng.randrange(h.slots(s)), h.anchor_reps(s.o))
         pos = Position.from_masks(v, mover, opp, 0)
         d = used and tb.probe_draw(pos)
-        if not d or d.value != d.rank:
-            continue
-        top = [m.move for m in tb.analyze(pos).moves if m.value == "draw" and m.draw == d.value]
-        if 2 <= len(top) <= 4:
-            return pos, top[0], top[1:]
+        if d:
+            found += 1
+            yield pos, d
