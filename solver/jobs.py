@@ -268,26 +268,29 @@ class MovementDtw(_PairFiles):
     """The dtw files (``.mtw``: plies to the end of the game) of a movement pair, from the pair's
     values and the dtw files of the pairs its removals lead to (retro.solve_pair_dtw). Rules
     without a no-removal limit only: dtw is the distance of perfect play with no counter.
-    About 5 bytes per slot of the pair (state, exit levels, values) and 3 per slot read."""
+    About 5 bytes per slot of the pair (state, exit levels, values) and 1.5 per slot read (one
+    part's child, 3 bytes a slot, at a time)."""
 
     order = 2
     suffix = " dtw"
     path = staticmethod(dtw_path)
-    own_bytes, read_bytes = 5, 3
+    own_bytes, read_bytes = 5, 1.5
 
     def run(self, out, variant, reporter=None, hasher=None) -> int:
         from .retro import solve_pair_dtw
 
         hasher = hasher or Hasher(variant.board)
-        values = {s: read_planes(table_path(out, variant, s), with_dtc=False)[0] for s in self.subspaces}
-        children = {}
-        for c in self.input_subspaces(variant):
-            children[c] = (read_planes(table_path(out, variant, c), with_dtc=False)[0],
-                           read_dtw(dtw_path(out, variant, c)))
+
+        def values(s):
+            return read_planes(table_path(out, variant, s), with_dtc=False)[0]
+
+        def children(c):
+            return values(c), read_dtw(dtw_path(out, variant, c))
+
         planes = solve_pair_dtw(variant, self.sub, values, children, hasher, reporter)
         positions = 0
         for s in self.subspaces:
-            vals = values[s].copy()
+            vals = values(s)
             vals[~hasher.used_mask(s)] = UNUSED
             hdr = dtw_header(variant, s, hasher, vals, planes[s])
             write_distance_table(dtw_path(out, variant, s), hdr, "dtw", planes[s], hasher.anchor_reps(s.o))

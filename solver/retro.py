@@ -229,23 +229,25 @@ def finish(pair: PairLayout):
 
 
 # ---------------------------------------------------------------------------- dtw
-def solve_pair_dtw(variant, top: Subspace, values: dict, children: dict,
+def solve_pair_dtw(variant, top: Subspace, values, children,
                    hasher: Hasher | None = None, reporter: Reporter | None = None) -> dict:
     """The dtw planes (plies to the end of the game; kernels/dtw.py) of the pair of ``top``,
-    from its value planes (``values[sub]``, as solved) and, for the subspace each part's
-    removals lead to, ``children[child] = (values, dtw)``. Phases: :func:`lay_out`,
-    :func:`count_exits`, :func:`propagate_dtw`, :func:`finish_dtw`. Returns {subspace: uint16
-    plane} (0 for draws)."""
+    from its value planes (``values(sub)``, as solved) and, for the subspace each part's
+    removals lead to, ``children(child) = (values, dtw)``: loaders, called one part at a time,
+    so that no more than one child's planes are held beside the 5 bytes per slot of the pair.
+    Phases: :func:`lay_out`, :func:`count_exits`, :func:`propagate_dtw`, :func:`finish_dtw`.
+    Returns {subspace: uint16 plane} (0 for draws)."""
     rep = reporter or Reporter(quiet=True)
     check_supported(variant)
     hasher = hasher or Hasher(variant.board)
     pair = lay_out(hasher, top)
     vals = np.full(len(pair.st), 3, dtype=np.uint8)
     for p, sub in enumerate(pair.parts):
-        vals[pair.offs[p]: pair.offs[p] + pair.slots[p]] = values[sub]
+        vals[pair.offs[p]: pair.offs[p] + pair.slots[p]] = values(sub)
     sched = count_exits(variant, hasher, top, pair, vals, children, rep)
-    del vals, children  # the state array says what is won (kernels/dtw.WINFLAG)
+    del vals  # the state array says what is won (kernels/dtw.WINFLAG)
     propagate_dtw(variant, hasher, top, pair, sched, rep)
+    del sched
     return finish_dtw(pair)
 
 
@@ -264,11 +266,12 @@ def count_exits(variant, hasher: Hasher, top: Subspace, pair: PairLayout, vals, 
     rep.phase(f"[{pair.name}] dtw: exits")
     for p, sub in enumerate(pair.parts):
         child_sub = pair_children(top)[sub]
-        cv, cd = children[child_sub] if child_sub is not None else (empty8, empty16)
+        cv, cd = children(child_sub) if child_sub is not None else (empty8, empty16)
         off, n = pair.offs[p], pair.slots[p]
         K.count_dtw(T, Ob, variant.rules.flying, sub.m, sub.o, off, n, vals, pair.st, sched,
                     cv, np.ascontiguousarray(cd, dtype=np.uint16), off // BLOCK,
                     -(-(off + n) // BLOCK), pair.flag0, errors)
+        del cv, cd
     if errors.any():
         raise RuntimeError(f"{pair.name}: {int(errors.sum())} positions contradict their values "
                            f"or have too many moves")
@@ -304,15 +307,21 @@ def propagate_dtw(variant, hasher: Hasher, top: Subspace, pair: PairLayout, sche
 
 
 def finish_dtw(pair: PairLayout) -> dict:
-    """Phase 3: {subspace: dtw plane}; every won and lost position must have one (draws and
-    unused slots were marked 3, so a slot left at code 0 is one that got none)."""
+    """Phase 3: {subspace: dtw plane}, made in place in the state array a chunk at a time;
+    every won and lost position must have one (draws and unused slots were marked 3, so a slot
+    left at code 0 is one that got none)."""
     st = pair.st
-    code = st & 3
-    missing = int((code == 0).sum())
-    if missing:
-        raise RuntimeError(f"{pair.name}: {missing} won or lost positions got no dtw")
-    dtw = np.where(code != 3, st >> 2, 0).astype(np.uint16)
-    return {sub: dtw[pair.offs[p]: pair.offs[p] + pair.slots[p]] for p, sub in enumerate(pair.parts)}
+    chunk = 1 << 24
+    for a in range(0, len(st), chunk):
+        part = st[a: a + chunk]
+        code = part & 3
+        missing = int((code == 0).sum())
+        if missing:
+            raise RuntimeError(f"{pair.name}: {missing} won or lost positions got no dtw")
+        drawn = code == 3
+        part >>= 2
+        part[drawn] = 0
+    return {sub: st[pair.offs[p]: pair.offs[p] + pair.slots[p]] for p, sub in enumerate(pair.parts)}
 
 
 # ---------------------------------------------------------------------------- draw values
