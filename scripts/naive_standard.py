@@ -443,7 +443,8 @@ def compare(db, variant, val, dtw, dv, info):
         s = Subspace(m, o)
         with TableFile(table_path(db, variant, s)) as tf, TableFile(dtw_path(db, variant, s)) as tw, \
                 TableFile(draws_path(db, variant, s)) as td:
-            fv, fw, fd = tf.values_all(), tw.distance_all("dtw"), td.distance_all("dv")
+            fv = tf.values_all()
+            fw, fd = tw.distance_all("dtw", fv), td.distance_all("dv", fv)
         count = comb(n, m) * comb(n - m, o)
         sub_bad = 0
         for lo in range(0, count, 1 << 22):

@@ -44,7 +44,7 @@ from typing import NamedTuple
 import numpy as np
 import zstandard as zstd
 
-from .codes import DRAW
+from .codes import DRAW, WIN
 from .errors import CorruptDatabaseError
 
 MAGIC = b"MORRISTB"
@@ -62,6 +62,25 @@ WDL_LEVEL = 12
 DTC_LEVEL = 9
 #: draw-value files: level 6 compresses the standard 6-6 planes 2.5x faster than 9 for 0.7% more
 DRAWS_LEVEL = 6
+SELECT_BLOCK = 1 << 12  # slots per block of a selected section (below): at most 4 KiB as uint8
+SELECT_LEVEL = 15
+
+
+class Selection(NamedTuple):
+    """A section that stores only the slots the values file selects: ``decided`` (wins and
+    losses) or ``drawn``, in slot order, blocks of SELECT_BLOCK slots each holding the selected
+    slots of its range; ``halved``: stored as x // 2, the value giving the parity (a win's
+    distance is odd, a loss's even; a section is halved only where every position keeps that
+    rule: placement positions that end with the mover's own move break it). A reader needs the
+    values file to find a slot's entry."""
+
+    select: str
+    halved: bool = False
+
+
+#: the sections stored selected: the draws' zero dtw and the decided positions' zero draw
+#: values and distances are not stored (the values say them), nor is the dtw's parity
+SELECTIONS = {"dtw": Selection("decided", True), "dv": Selection("drawn"), "dd": Selection("drawn")}
 
 #: the kinds of file and the sections each must have (besides ``anchors``): a values file
 #: (``<subspace>.mtb``: values and dtc) and a dtw file (``<subspace>.mtw``: the distance to the
@@ -115,37 +134,87 @@ def _compress_blocks(chunks, level, threads=None):
 
 
 class _Section(NamedTuple):
-    """One compressed section before it is laid out: its blocks, slots per block and codec."""
+    """One compressed section before it is laid out: its blocks, slots per block and codec
+    (and its :class:`Selection`, for a selected section)."""
 
     name: str
     blocks: list
     block_slots: int
     codec: str
+    selection: Selection | None = None
 
 
-def write_distance_table(path, header: dict, name: str, dist: np.ndarray, anchors: np.ndarray):
+def write_distance_table(path, header: dict, name: str, dist: np.ndarray, anchors: np.ndarray,
+                         values: np.ndarray | None = None, used: np.ndarray | None = None):
     """Write a file that holds one distance section (``name``: ``dtw``) and the anchors, with
-    ``header`` (which names its ``kind``), atomically; returns the header written."""
-    return write_planes(path, header, {name: dist}, anchors)
+    ``header`` (which names its ``kind``), atomically; returns the header written. ``values``:
+    the value codes as the values file stores them (``TableFile.values_all``), which select
+    the slots of a section in :data:`SELECTIONS`; ``used``: the slots that hold a position
+    (the others' entries are never read)."""
+    return write_planes(path, header, {name: dist}, anchors, SELECT_LEVEL, values, used)
 
 
-def write_planes(path, header: dict, planes: dict, anchors: np.ndarray, level: int = DTC_LEVEL):
+def write_planes(path, header: dict, planes: dict, anchors: np.ndarray, level: int = DTC_LEVEL,
+                 values: np.ndarray | None = None, used: np.ndarray | None = None):
     """Write a file of byte or distance sections (``planes``: {name: array of one value per
     slot}, each stored as uint8 where it fits, else uint16) and the anchors, with ``header``
     (which names its ``kind``), atomically, each block a zstd frame of ``level``; returns the
-    header written."""
+    header written. A section named in :data:`SELECTIONS` keeps only the slots that
+    ``values`` (the value codes as the values file stores them) selects, halved where every
+    one of them (every ``used`` one, if given) keeps the parity rule."""
     sections = []
     for name, plane in planes.items():
         plane = np.ascontiguousarray(plane)
+        slots = len(plane)
+        sel = SELECTIONS.get(name)
+        if sel is not None:
+            sections.append(_selected_section(name, plane, sel, values, used, level))
+            continue
         wide = int(plane.max(initial=0)) > 255
         arr = np.ascontiguousarray(plane, dtype=np.uint16 if wide else np.uint8)
         blocks = _compress_blocks(_chunks(arr, DTC_BLOCK * arr.itemsize), level)
         sections.append(_Section(name, blocks, DTC_BLOCK, "uint16" if wide else "uint8"))
-        slots = len(plane)
     anchor_blob = np.asarray(anchors, dtype="<u4").tobytes()
     hdr, layout, end = lay_out(header, slots, sections, anchors, anchor_blob)
     _write_atomically(path, _header_blob(hdr), anchor_blob, sections, layout, end)
     return hdr
+
+
+def selection_mask(values: np.ndarray, select: str) -> np.ndarray:
+    """The slots a :class:`Selection` keeps, from value codes (0 draw, 1 win, 2 loss)."""
+    if select == "drawn":
+        return values == DRAW
+    if select == "decided":
+        return values != DRAW
+    raise ValueError(f"unknown selection {select!r}")
+
+
+def _selected_section(name: str, plane: np.ndarray, sel: Selection, values, used, level) -> _Section:
+    """The blocks of a selected section: per SELECT_BLOCK slots, the selected slots' entries."""
+    if values is None or len(values) != len(plane):
+        raise ValueError(f"the {name} section keeps only the {sel.select} slots: it needs the "
+                         f"values file's value codes, one per slot")
+    values = np.asarray(values)
+    mask = selection_mask(values, sel.select)
+    kept = plane[mask]
+    if sel.halved:
+        keeps = (kept & 1) == (values[mask] == WIN)
+        if used is not None:
+            keeps |= ~np.asarray(used, dtype=bool)[mask]
+        if keeps.all():
+            kept = kept >> 1
+        else:
+            sel = Selection(sel.select, False)
+        del keeps
+    wide = int(kept.max(initial=0)) > 255
+    kept = np.ascontiguousarray(kept, dtype=np.uint16 if wide else np.uint8)
+    starts = np.arange(0, len(plane), SELECT_BLOCK)
+    ends = np.cumsum(np.add.reduceat(mask, starts, dtype=np.int64)) if len(plane) else np.zeros(0, np.int64)
+    mv = memoryview(kept).cast("B")
+    w = kept.itemsize
+    bounds = np.concatenate([[0], ends]) * w
+    chunks = [mv[int(bounds[k]): int(bounds[k + 1])] for k in range(len(starts))]
+    return _Section(name, _compress_blocks(chunks, level), SELECT_BLOCK, "uint16" if wide else "uint8", sel)
 
 
 def write_table(path, header: dict, values: np.ndarray, dtc: np.ndarray, anchors: np.ndarray,
@@ -218,6 +287,8 @@ def _section_layout(start: int, anchor_blob: bytes, count: int, sections: list):
             offsets.append(pos)
         out[sec.name] = {"offset_table": table_at, "nblocks": len(sec.blocks),
                          "block_slots": sec.block_slots, "codec": sec.codec, "_offsets": offsets}
+        if sec.selection is not None:
+            out[sec.name].update(select=sec.selection.select, halved=sec.selection.halved)
         pos = _align(pos)
     return out, pos
 
@@ -336,6 +407,15 @@ def _fsync_dir(d):
         os.close(fd)
 
 
+def _selected_code(code: int, select: str) -> int:
+    return int(code == DRAW) if select == "drawn" else int(code != DRAW)
+
+
+#: per byte of a 2-bit value plane: how many of its four codes are draws (decided)
+_DRAWN_IN_BYTE = np.array([sum(((b >> (2 * k)) & 3) == DRAW for k in range(4)) for b in range(256)], np.int64)
+_DECIDED_IN_BYTE = 4 - _DRAWN_IN_BYTE
+
+
 class TableFile:
     """One subspace file, read at random through mmap. Thread-safe: mmap reads need no lock,
     each thread has its own zstd decompressor, and the block cache changes only by single
@@ -375,6 +455,7 @@ class TableFile:
             # (the trailer is checked with the digest by checksum_ok / morris verify)
             self.slots = int(self.header["slots"])
             self._sec = {}
+            self._selected = {}
             kind = self.header.get("kind", "values")
             if kind not in KINDS:
                 raise self._bad(f"a file of kind {kind!r}; this toolkit reads {', '.join(KINDS)}")
@@ -389,6 +470,9 @@ class TableFile:
                 # entries are checked where they are read (_span); offsets() checks them all
                 # (table offset, blocks, slots per block, codec); entries are read when needed
                 self._sec[name] = (at, nb, int(sec["block_slots"]), sec["codec"])
+                if "select" in sec:
+                    self._selected[name] = Selection(sec["select"], bool(sec.get("halved", False)))
+                    selection_mask(np.zeros(0, np.uint8), sec["select"])  # a known one
         except CorruptDatabaseError:
             self.close()
             raise
@@ -511,24 +595,74 @@ class TableFile:
             return raw[2 * j] | (raw[2 * j + 1] << 8)
         return raw[j]
 
-    def distance(self, name: str, i: int) -> int:
+    def distance(self, name: str, i: int, values: "TableFile | None" = None) -> int:
         """Slot i of a distance or byte section (``dtc``, ``dtw``, ``dv``, ``dd``; uint8 or
-        uint16)."""
+        uint16). A selected section (:class:`Selection`) needs ``values``, the values file
+        beside it: a slot it does not select holds 0."""
         if not 0 <= i < self.slots:
             raise IndexError(i)
         _, _, per, codec = self._sec[name]
-        raw = self._block(name, i // per)
+        sel = self._selected.get(name)
         j = i % per
-        if codec == "uint16":
-            return raw[2 * j] | (raw[2 * j + 1] << 8)
-        return raw[j]
+        if sel is not None:
+            if values is None:
+                raise ValueError(f"{self.path}: the {name} section needs the values file to be read")
+            v = values.value(i)
+            if (v == DRAW) != (sel.select == "drawn"):
+                return 0
+            j = values.count_selected(i - j, i, sel.select)
+        raw = self._block(name, i // per)
+        if (j + 1) * (2 if codec == "uint16" else 1) > len(raw):
+            raise self._bad(f"{name} block {i // per} holds fewer entries than the values file selects")
+        x = (raw[2 * j] | (raw[2 * j + 1] << 8)) if codec == "uint16" else raw[j]
+        if sel is not None and sel.halved:
+            return 2 * x + (v == WIN)
+        return x
 
-    def distance_all(self, name: str) -> np.ndarray:
+    def count_selected(self, lo: int, hi: int, select: str) -> int:
+        """How many slots of [lo, hi) a selection keeps (``decided`` or ``drawn``), from the
+        value plane of this (values) file."""
+        per = self._sec["wdl"][2]
+        table = _DRAWN_IN_BYTE if select == "drawn" else _DECIDED_IN_BYTE
+        n = 0
+        while lo < hi:
+            k = lo // per
+            raw = self._block("wdl", k)
+            a, b = lo - k * per, min(hi, (k + 1) * per) - k * per
+            lo += b - a
+            while a < b and a & 3:  # to a byte boundary
+                n += _selected_code((raw[a >> 2] >> (2 * (a & 3))) & 3, select)
+                a += 1
+            full = (b - a) >> 2
+            if full:
+                n += int(table[np.frombuffer(raw, np.uint8, full, a >> 2)].sum())
+                a += 4 * full
+            while a < b:
+                n += _selected_code((raw[a >> 2] >> (2 * (a & 3))) & 3, select)
+                a += 1
+        return n
+
+    def distance_all(self, name: str, values: np.ndarray | None = None) -> np.ndarray:
         """A whole distance or byte section (``dtc``, ``dtw``, ``dv``, ``dd``) of codec uint8 or
-        uint16."""
+        uint16; a selected section needs ``values``, the value codes of the values file beside
+        it (``values_all``), and is uint16 where halved."""
         codec = self._sec[name][3]
-        out = np.empty(self.slots, dtype="<u2" if codec == "uint16" else np.uint8)
-        self.bulk_into(name, out)
+        dtype = "<u2" if codec == "uint16" else np.uint8
+        sel = self._selected.get(name)
+        if sel is None:
+            out = np.empty(self.slots, dtype=dtype)
+            self.bulk_into(name, out)
+            return out
+        if values is None or len(values) != self.slots:
+            raise ValueError(f"{self.path}: the {name} section needs the values file's value codes to be read")
+        mask = selection_mask(np.asarray(values), sel.select)
+        kept = np.empty(int(np.count_nonzero(mask)), dtype=dtype)
+        self.bulk_into(name, kept)
+        out = np.zeros(self.slots, dtype=np.uint16 if sel.halved else dtype)
+        if sel.halved:
+            out[mask] = 2 * kept.astype(np.uint16) + (np.asarray(values)[mask] == WIN)
+        else:
+            out[mask] = kept
         return out
 
     def curse(self, i: int) -> int:
@@ -565,11 +699,12 @@ class TableFile:
 
     def bulk_into(self, name: str, out) -> None:
         """Decompress every block of a section into ``out`` (a writable buffer of exactly the
-        section's size), frame after frame with no intermediate copy (read ahead while doing
-        it). A damaged block raises :class:`CorruptDatabaseError`."""
+        section's size; for a selected section, of its selected slots), frame after frame with
+        no intermediate copy (read ahead while doing it). A damaged block raises
+        :class:`CorruptDatabaseError`."""
         offs = self.offsets(name)
         mv = memoryview(out).cast("B")
-        if len(mv) != self._section_bytes(name):
+        if name not in self._selected and len(mv) != self._section_bytes(name):
             raise ValueError(f"{name}: {len(mv)} bytes given, the section holds {self._section_bytes(name)}")
         self._advise("MADV_SEQUENTIAL")
         try:
@@ -585,8 +720,9 @@ class TableFile:
             raise self._bad(f"damaged {name} block ({exc})") from None
         finally:
             self._advise("MADV_RANDOM")
-        if got != len(mv):
-            raise self._bad(f"{name} section decompresses to {got} bytes, not {len(mv)}")
+        if got != len(mv) or (name in self._selected and reader.read(1)):
+            raise self._bad(f"{name} section does not hold the {len(mv)} bytes its slots need"
+                            + (" (the values file selects them)" if name in self._selected else ""))
 
     def _bulk(self, name: str) -> bytearray:
         """Every block of a section, decompressed and joined."""

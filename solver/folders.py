@@ -78,10 +78,26 @@ def draws_header(variant, sub, dv, dd, rank) -> dict:
     return hdr
 
 
-def read_draws(path):
-    """(dv, dd) planes of a draw-value file: the one loader of draw-value planes."""
+def values_beside(path):
+    """The values file of the subspace whose dtw or draw-value file is ``path``."""
+    return os.path.splitext(os.fspath(path))[0] + SUFFIX
+
+
+def stored_values(path):
+    """The value codes of a values file as stored (unused slots hold a neighbour's value):
+    what selects the slots of a dtw or draw-value file's sections (fileformat.SELECTIONS)."""
     with TableFile(path) as tf:
-        return tf.distance_all("dv"), tf.distance_all("dd")
+        return tf.values_all()
+
+
+def read_draws(path, values=None, distances: bool = True):
+    """(dv, dd) planes of a draw-value file: the one loader of draw-value planes (dd None
+    without ``distances``). ``values``: the stored value codes of the values file beside it
+    (read from it when not given)."""
+    if values is None:
+        values = stored_values(values_beside(path))
+    with TableFile(path) as tf:
+        return tf.distance_all("dv", values), (tf.distance_all("dd", values) if distances else None)
 
 
 def dtw_header(variant, sub, hasher, values, dtw) -> dict:
@@ -225,10 +241,13 @@ def table_header(variant, sub, hasher, values, dtc, curse_counts=None) -> dict:
     return hdr
 
 
-def read_dtw(path):
-    """The whole dtw plane of a dtw file (uint8 or uint16): the one loader of dtw planes."""
+def read_dtw(path, values=None):
+    """The whole dtw plane of a dtw file (uint8 or uint16): the one loader of dtw planes.
+    ``values``: the stored value codes of the values file beside it (read when not given)."""
+    if values is None:
+        values = stored_values(values_beside(path))
     with TableFile(path) as tf:
-        return tf.distance_all("dtw")
+        return tf.distance_all("dtw", values)
 
 
 def read_planes(path, with_dtc: bool = True):

@@ -22,7 +22,7 @@ from .codes import UNUSED
 from .fileformat import (DRAWS_LEVEL, TableFile, check_file, write_distance_table, write_planes,
                          write_table)
 from .folders import (draws_header, draws_path, dtw_header, dtw_path, read_draws, read_dtw, read_planes,
-                      ruleset_dir, table_header, table_path)
+                      ruleset_dir, stored_values, table_header, table_path)
 from .index import Hasher, count_positions
 from .progress import Reporter
 from .subspaces import Subspace, pair_children, pair_dependencies, pair_key, placement_inputs
@@ -207,26 +207,26 @@ class PlacementSubspace(Job):
             return self._write_values(out, variant, hasher, vals, dtc)
         kids = self.input_subspaces(variant)
         dtw = {c: read_dtw(dtw_path(out, variant, c)) for c in kids} if self.dtw else None
-        draws = {c: read_draws(draws_path(out, variant, c))[0] for c in kids} if self.draws else None
+        draws = ({c: read_draws(draws_path(out, variant, c), distances=False)[0] for c in kids}
+                 if self.draws else None)
         vals, dtc, *extra = evaluate(variant, self.sub, planes, hasher, reporter, dtw=dtw, draws=draws)
         del planes, dtw, draws
         path = table_path(out, variant, self.sub)
-        if check_file(path) is None:  # the values are there already: the same, not rewritten
-            stored = read_planes(path, with_dtc=False)[0]
-            used = vals != UNUSED  # (a file's unused slots hold a neighbour's value)
-            if not np.array_equal(vals[used], stored[used]):
-                raise RuntimeError(f"{self.sub}: the sweep gives other values than its file")
-        else:
+        if check_file(path) is not None:
             self._write_values(out, variant, hasher, vals, dtc)
+        stored = stored_values(path)  # (a file's unused slots hold a neighbour's value)
+        used = vals != UNUSED
+        if not np.array_equal(vals[used], stored[used]):  # values kept from before: the same
+            raise RuntimeError(f"{self.sub}: the sweep gives other values than its file")
         anchors = hasher.anchor_reps(self.sub.o)
         if self.dtw:
             plane = extra.pop(0)
             hdr = dtw_header(variant, self.sub, hasher, vals, plane)
-            write_distance_table(dtw_path(out, variant, self.sub), hdr, "dtw", plane, anchors)
+            write_distance_table(dtw_path(out, variant, self.sub), hdr, "dtw", plane, anchors, stored, used)
         if self.draws:  # no cycles in placement: no draw distance (all 0)
             dv, dd = extra.pop(0), np.zeros(len(vals), dtype=np.uint8)
             write_planes(draws_path(out, variant, self.sub), draws_header(variant, self.sub, dv, dd, None),
-                         {"dv": dv, "dd": dd}, anchors, DRAWS_LEVEL)
+                         {"dv": dv, "dd": dd}, anchors, DRAWS_LEVEL, stored)
         return count_positions(variant.board, self.sub.m, self.sub.o)
 
     def _write_values(self, out, variant, hasher, vals, dtc) -> int:
@@ -282,18 +282,23 @@ class MovementDtw(_PairFiles):
         hasher = hasher or Hasher(variant.board)
 
         def values(s):
-            return read_planes(table_path(out, variant, s), with_dtc=False)[0]
+            return stored_values(table_path(out, variant, s))
 
         def children(c):
-            return values(c), read_dtw(dtw_path(out, variant, c))
+            v = values(c)
+            return v, read_dtw(dtw_path(out, variant, c), v)
 
         planes = solve_pair_dtw(variant, self.sub, values, children, hasher, reporter)
         positions = 0
         for s in self.subspaces:
-            vals = values(s)
-            vals[~hasher.used_mask(s)] = UNUSED
+            stored = values(s)
+            used = hasher.used_mask(s)
+            vals = stored.copy()
+            vals[~used] = UNUSED
             hdr = dtw_header(variant, s, hasher, vals, planes[s])
-            write_distance_table(dtw_path(out, variant, s), hdr, "dtw", planes[s], hasher.anchor_reps(s.o))
+            del vals
+            write_distance_table(dtw_path(out, variant, s), hdr, "dtw", planes[s], hasher.anchor_reps(s.o),
+                                 stored, used)
             positions += count_positions(variant.board, s.m, s.o)
         return positions
 
@@ -323,16 +328,17 @@ class MovementDraws(_PairFiles):
         ranks = pair_ranks(headers)
 
         def values(s):
-            return read_planes(table_path(out, variant, s), with_dtc=False)[0]
+            return stored_values(table_path(out, variant, s))
 
         def children(c):
-            return values(c), read_draws(draws_path(out, variant, c))[0]
+            v = values(c)
+            return v, read_draws(draws_path(out, variant, c), v, distances=False)[0]
 
         planes = solve_pair_draws(variant, self.sub, values, children, ranks, hasher, reporter)
         for s in self.subspaces:
             dv, dd = planes[s]
             write_planes(draws_path(out, variant, s), draws_header(variant, s, dv, dd, ranks[s]),
-                         {"dv": dv, "dd": dd}, hasher.anchor_reps(s.o), DRAWS_LEVEL)
+                         {"dv": dv, "dd": dd}, hasher.anchor_reps(s.o), DRAWS_LEVEL, values(s))
         return sum(count_positions(variant.board, s.m, s.o) for s in self.subspaces)
 
 

@@ -94,7 +94,8 @@ def dtw_histogram(tb, ruleset: str, subspace: str) -> tuple:
         try:
             with TableFile(path) as tf, TableFile(wpath) as tw:
                 variant = variant_from_fields(tf.header)
-                vals, dtw = tf.values_all(), tw.distance_all("dtw").astype(np.int64)
+                vals = tf.values_all()
+                dtw = tw.distance_all("dtw", vals).astype(np.int64)
         except FileNotFoundError:
             continue
         used = Hasher(variant.board).used_mask(sub)

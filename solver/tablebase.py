@@ -402,11 +402,11 @@ class Tablebase:
         dt = self.draws_table(position.variant, Subspace(*counts))  # (strict: raises if missing)
         if tf.value(i) != DRAW:
             return None
-        byte = dt.distance("dv", i)
+        byte = dt.distance("dv", i, tf)
         if not byte:
             raise CorruptDatabaseError(f"{dt.path}: slot {i} is a draw in the values file but "
                                        f"not in the draw-value file")
-        return DrawValue(byte - DV0, dt.distance("dd", i), dt.header.get("rank"))
+        return DrawValue(byte - DV0, dt.distance("dd", i, tf), dt.header.get("rank"))
 
     def probe_dtw(self, position: Position) -> int | None:
         """Plies to the end of the game under perfect play (None for a draw); a finished game
@@ -431,7 +431,7 @@ class Tablebase:
             return None
         if tf.value(i) == DRAW:
             return None
-        return self.dtw_table(position.variant, Subspace(*counts)).distance("dtw", i)
+        return self.dtw_table(position.variant, Subspace(*counts)).distance("dtw", i, tf)
 
     def _searching(self, position: Position) -> bool:
         return self.search_mode == "always" and position.in_placement

@@ -198,11 +198,11 @@ def _verify_draws_movement(fr: FileReport, header, directory, rep, sample=None):
     empty = np.zeros(0, np.uint8)
     try:
         vals = read_planes(table_in(directory, sub), with_dtc=False)[0]
-        dv, dd = read_draws(fr.path)
+        dv, dd = read_draws(fr.path, vals)
         sib_vals = read_planes(table_in(directory, sib), with_dtc=False)[0]
-        sib_dv, sib_dd = read_draws(draws_in(directory, sib))
+        sib_dv, sib_dd = read_draws(draws_in(directory, sib), sib_vals)
         child_vals = read_planes(table_in(directory, child), with_dtc=False)[0] if child else empty
-        child_dv = read_draws(draws_in(directory, child))[0] if child else empty
+        child_dv = read_draws(draws_in(directory, child), child_vals, distances=False)[0] if child else empty
     except CorruptDatabaseError as exc:
         fr.checksum = str(exc)
         return
@@ -293,7 +293,7 @@ def _verify_placement(fr: FileReport, header, directory, rep, sample=None, mode=
     sizes = {sub.o}
     empty = np.zeros(0, np.uint8)
     # mode 1 / 2: each subspace's dtw / draw-value file, and the plane read from it
-    side_in, side_read = {1: (dtw_in, read_dtw), 2: (draws_in, lambda p: read_draws(p)[0])}.get(
+    side_in, side_read = {1: (dtw_in, read_dtw), 2: (draws_in, lambda p: read_draws(p, distances=False)[0])}.get(
         mode, (None, None))
 
     def side_of(s):

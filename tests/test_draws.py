@@ -9,7 +9,7 @@ import pytest
 import naive
 from morris.codes import DV0
 from morris.fileformat import TableFile
-from morris.folders import draws_path, table_path
+from morris.folders import draws_path, stored_values, table_path, values_beside
 from morris.index import Hasher
 from morris.progress import Reporter
 from morris.schedule import solve
@@ -47,7 +47,7 @@ def test_draw_values_agree_with_the_definition_on_every_position(draws_db, graph
     for m, o in PAIRS:
         s = Subspace(m, o)
         with TableFile(draws_path(draws_db, v, s)) as tf:
-            dv = tf.distance_all("dv")
+            dv = tf.distance_all("dv", stored_values(table_path(draws_db, v, s)))
         sel = (mc == m) & (oc == o)
         got = dv[h.index_batch(movers[sel], opps[sel])].astype(np.int64)
         got = np.where(got == 0, -999, got - DV0)
@@ -157,18 +157,19 @@ def test_verify_checks_draw_values_and_catches_a_wrong_one(draws_db, tmp_path):
         path = draws_path(db, v, Subspace(4, 4))
         with TableFile(path) as tf:
             header = dict(tf.header)
-            planes = {"dv": tf.distance_all("dv").copy(), "dd": tf.distance_all("dd").copy()}
+            stored = stored_values(values_beside(path))
+            planes = {"dv": tf.distance_all("dv", stored).copy(), "dd": tf.distance_all("dd", stored).copy()}
             anchors = np.array(list(tf.anchors), dtype=np.uint32)
         good = {k: p.copy() for k, p in planes.items()}
         i = int(np.flatnonzero(planes["dd"] > 2)[5])
         planes[name][i] += change  # a plausible value, just not this position's
         for k in ("sections", "file_size", "slots", "anchor_fence"):
             header.pop(k)
-        write_planes(path, header, planes, anchors)
+        write_planes(path, header, planes, anchors, values=stored)
         r = CliRunner().invoke(cli, ["verify", "--db", str(db), "--quiet"])
         assert r.exit_code == 1
         assert f"FAIL {path}: 1 of" in r.output and f"slot {i}" in r.output
-        write_planes(path, header, good, anchors)
+        write_planes(path, header, good, anchors, values=stored)
 
 
 def _draw_of_moves(results):

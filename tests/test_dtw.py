@@ -12,7 +12,7 @@ import naive
 from morris.cli.main import cli
 from morris.errors import MissingDtwError, UsageError
 from morris.fileformat import TableFile, write_distance_table
-from morris.folders import dtw_path, table_path
+from morris.folders import dtw_path, stored_values, table_path, values_beside
 from morris.index import Hasher
 from morris.position import Position
 from morris.progress import Reporter
@@ -46,7 +46,8 @@ def test_dtw_agrees_with_the_definition_on_every_position(dtw_db, graphs, flying
     for (m, o) in [(3, 3), (4, 3), (3, 4), (4, 4)]:
         s = Subspace(m, o)
         with TableFile(table_path(dtw_db, v, s)) as tf, TableFile(dtw_path(dtw_db, v, s)) as tw:
-            planes[(m, o)] = (tf.values_all(), tw.distance_all("dtw"))
+            fv = tf.values_all()
+            planes[(m, o)] = (fv, tw.distance_all("dtw", fv))
     movers = np.array([k[0] for k in keys], dtype=np.int64)
     opps = np.array([k[1] for k in keys], dtype=np.int64)
     mc = np.array([k[0].bit_count() for k in keys])
@@ -161,13 +162,14 @@ def test_verify_catches_a_wrong_dtw_with_a_valid_checksum(dtw_db, tmp_path):
     shutil.copytree(dtw_db / "six-nofly", db / "six-nofly")
     path = dtw_path(db, v, Subspace(4, 3))
     with TableFile(path) as tf:
-        header, dtw = dict(tf.header), tf.distance_all("dtw").copy()
+        stored = stored_values(values_beside(path))
+        header, dtw = dict(tf.header), tf.distance_all("dtw", stored).copy()
         anchors = np.array(list(tf.anchors), dtype=np.uint32)
     i = int(np.flatnonzero(dtw > 2)[7])
     dtw[i] += 2  # still a possible distance, just not this position's
     for k in ("sections", "file_size", "slots", "anchor_fence"):
         header.pop(k)
-    write_distance_table(path, header, "dtw", dtw, anchors)
+    write_distance_table(path, header, "dtw", dtw, anchors, stored)
     r = CliRunner().invoke(cli, ["verify", "--db", str(db), "--quiet"])
     assert r.exit_code == 1
     assert f"FAIL {path}: 1 of" in r.output and f"slot {i}" in r.output
@@ -231,7 +233,8 @@ def test_standard_3_3_dtw_agrees_with_the_definition(tmp_path, flying):
     value, ref = naive.dtw_by_horizon(graph)
     s = Subspace(3, 3)
     with TableFile(table_path(tmp_path, v, s)) as tf, TableFile(dtw_path(tmp_path, v, s)) as tw:
-        vals, dtw = tf.values_all(), tw.distance_all("dtw")
+        vals = tf.values_all()
+        dtw = tw.distance_all("dtw", vals)
     keys = graph[0]
     slots = Hasher(v.board).index_batch(np.array([k[0] for k in keys], dtype=np.int64),
                                         np.array([k[1] for k in keys], dtype=np.int64))

@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 from morris.fileformat import TableFile, write_planes
-from morris.folders import draws_path
+from morris.folders import draws_path, stored_values, values_beside
 from morris.progress import Reporter
 from morris.schedule import solve
 from morris.subspaces import Subspace
@@ -32,11 +32,12 @@ def test_the_raw_reference_agrees_on_six_up_to_4(tmp_path, flying, capsys):
     path = draws_path(tmp_path, v, Subspace(4, 4))
     with TableFile(path) as tf:
         header = dict(tf.header)
-        planes = {"dv": tf.distance_all("dv").copy(), "dd": tf.distance_all("dd").copy()}
+        stored = stored_values(values_beside(path))
+        planes = {"dv": tf.distance_all("dv", stored).copy(), "dd": tf.distance_all("dd", stored).copy()}
         anchors = np.array(list(tf.anchors), dtype=np.uint32)
     i = int(np.flatnonzero(planes["dv"])[3])
     planes["dv"][i] += 1
     for k in ("sections", "file_size", "slots", "anchor_fence"):
         header.pop(k)
-    write_planes(path, header, planes, anchors)
+    write_planes(path, header, planes, anchors, values=stored)
     assert naive_standard.main(args) == 1
