@@ -6,7 +6,11 @@ Positions are drawn uniformly from all positions of the movement subspaces in --
 subspace weighted by its positions, a random used slot, a random symmetric image and colour).
 Warm: the files read once (so the page cache holds them), then one process times probes one by
 one after 200 untimed ones. Cold: each sample is a new process, the database files dropped from
-the page cache first (posix_fadvise), timing open_tablebase + the first probe (imports excluded).
+the page cache first (posix_fadvise), timing open_tablebase + the first probe (imports excluded),
+then the first probe_dtw of the same position (its dtw file read cold).
+
+With --dtw (--draws), positions come only from subspaces with dtw (draw-value) files and
+probe_dtw (probe_draw) is timed too.
 """
 
 import argparse
@@ -31,11 +35,16 @@ pos = Position.parse(text, v)
 t1 = time.perf_counter()
 r = tb.probe(pos)
 t2 = time.perf_counter()
-print((t1 - t0) * 1e6, (t2 - t1) * 1e6, r.value)
+w = tb.probe_dtw(pos) if sys.argv[3] == "dtw" else None
+t3 = time.perf_counter()
+print((t1 - t0) * 1e6, (t2 - t1) * 1e6, (t3 - t2) * 1e6, r.value)
 """
 
+#: the kinds of file a benchmark reads: --dtw and --draws add theirs
+SUFFIXES = {"dtw": ".mtw", "draws": ".mdv"}
 
-def sample_positions(db, count, seed=1):
+
+def sample_positions(db, count, seed=1, kinds=()):
     import numpy as np
 
     from morris.fileformat import TableFile
@@ -50,7 +59,8 @@ def sample_positions(db, count, seed=1):
     subs, weights = [], []
     for path in find_tables(os.path.join(db, "standard")):
         with TableFile(path) as tf:
-            if tf.header["phase"] == "movement":
+            if tf.header["phase"] == "movement" and all(
+                    os.path.isfile(path[:-4] + SUFFIXES[k]) for k in kinds):
                 subs.append(Subspace.parse(tf.header["subspace"]))
                 weights.append(tf.header["positions"])
     rng = np.random.default_rng(seed)
@@ -69,20 +79,22 @@ def sample_positions(db, count, seed=1):
     return out
 
 
-def warm_cache(db):
-    """Read every file once, so that the page cache holds them (a warm machine)."""
+def all_files(db):
     from morris.folders import find_tables
 
-    for path in find_tables(db):
+    return [p for s in (".mtb",) + tuple(SUFFIXES.values()) for p in find_tables(db, s)]
+
+
+def warm_cache(db):
+    """Read every file once, so that the page cache holds them (a warm machine)."""
+    for path in all_files(db):
         with open(path, "rb") as f:
             while f.read(1 << 24):
                 pass
 
 
 def drop_cache(db):
-    from morris.folders import find_tables
-
-    for path in find_tables(db):
+    for path in all_files(db):
         fd = os.open(path, os.O_RDONLY)
         try:
             os.posix_fadvise(fd, 0, 0, os.POSIX_FADV_DONTNEED)
@@ -96,15 +108,19 @@ def main():
     ap.add_argument("--count", type=int, default=20000)
     ap.add_argument("--cold", type=int, default=20)
     ap.add_argument("--write-doc", action="store_true")
+    ap.add_argument("--dtw", action="store_true", help="also probe_dtw (subspaces with dtw files)")
+    ap.add_argument("--draws", action="store_true", help="also probe_draw (subspaces with draw-value files)")
     args = ap.parse_args()
 
     from morris.tablebase import open_tablebase
 
-    positions = sample_positions(args.db, args.count + 200)
+    kinds = [k for k in ("dtw", "draws") if getattr(args, k)]
+    positions = sample_positions(args.db, args.count + 200, kinds=kinds)
     warm_cache(args.db)
     warm = {}
+    names = ["probe", "probe_wdl"] + (["probe_dtw"] if args.dtw else []) + (["probe_draw"] if args.draws else [])
     with open_tablebase(args.db) as tb:
-        for name in ("probe", "probe_wdl"):
+        for name in names:
             f = getattr(tb, name)
             for p in positions[:200]:
                 f(p)
@@ -116,17 +132,23 @@ def main():
             ts.sort()
             warm[name] = (statistics.median(ts) * 1e6, ts[int(0.9 * len(ts))] * 1e6)
             print(f"warm {name}: median {warm[name][0]:.1f} us, p90 {warm[name][1]:.1f} us over {len(ts):,} random positions")
-    opens, firsts = [], []
+    opens, firsts, dtws = [], [], []
     for i in range(args.cold):
         drop_cache(args.db)
         text = positions[i].to_compact()
-        out = subprocess.run([sys.executable, "-c", COLD, args.db, text], capture_output=True, text=True, check=True)
-        a, b, _ = out.stdout.split()
+        out = subprocess.run([sys.executable, "-c", COLD, args.db, text, "dtw" if args.dtw else "-"],
+                             capture_output=True, text=True, check=True)
+        a, b, c, _ = out.stdout.split()
         opens.append(float(a))
         firsts.append(float(b))
+        dtws.append(float(c))
     both = [a + b for a, b in zip(opens, firsts)]
     print(f"cold first probe: median {statistics.median(firsts):.0f} us (open_tablebase + probe: "
           f"median {statistics.median(both):.0f} us, max {max(both):.0f} us) over {args.cold} new processes")
+    if args.dtw:
+        total = [a + b for a, b in zip(firsts, dtws)]
+        print(f"cold first probe_dtw after it: median {statistics.median(dtws):.0f} us, max {max(dtws):.0f} us; "
+              f"probe + probe_dtw: median {statistics.median(total):.0f} us, max {max(total):.0f} us")
     if args.write_doc:
         from _report import machine, write_section
 

@@ -2,10 +2,12 @@
 
     python3 scripts/make_book.py --db tb [--max-bytes 25000000] [--check 300]
 
---db must hold a complete standard solve (`morris solve --out tb --phase all`). The book is every
-placement subspace the start reaches within N plies (positions after 0 .. N plies; a position
-after N - 1 plies has all its moves' values in it), for the largest N whose files fit in
---max-bytes. The files are copied unchanged into data/standard/ (their own headers and
+--db must hold a complete standard solve (`morris solve --out tb --phase all`, with `--dtw` and
+`--draws` for a book that answers dtw and draw values too). The book is every placement
+subspace the start reaches within N plies (positions after 0 .. N plies; a position after N - 1
+plies has all its moves' values in it), for the largest N whose files fit in --max-bytes: the
+values files, and the dtw and draw-value files where --db holds them for every subspace of
+the book. The files are copied unchanged into data/standard/ (their own headers and
 checksums), data/SHA256SUMS is rewritten, and --check random positions of the book's three
 deepest layers (reached by random play from the start) are valued again by alpha-beta search over the movement databases
 (search.py, code independent of the placement sweep): data/book-check.tsv keeps them with the
@@ -25,9 +27,9 @@ DATA = os.path.join(ROOT, "data")
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 
-def book_layers(db, variant):
-    """[(plies, subspaces placed in that many plies, their bytes)] from the start onwards."""
-    from morris.folders import table_path
+def book_layers(db, variant, kinds):
+    """[(plies, subspaces placed in that many plies, the bytes of their files of ``kinds``)]
+    from the start onwards."""
     from morris.position import Position
     from morris.subspaces import Subspace, layer, placement_closure
 
@@ -39,9 +41,22 @@ def book_layers(db, variant):
     out = []
     for plies in sorted(by):
         subs = sorted(by[plies])
-        size = sum(os.path.getsize(table_path(db, variant, s)) for s in subs)
+        size = sum(os.path.getsize(path(db, variant, s)) for s in subs for path in kinds)
         out.append((plies, subs, size))
     return out
+
+
+def side_kinds(db, variant):
+    """The path makers of the kinds of file to ship: values, then dtw and draw values where
+    every subspace the start reaches in placement has them."""
+    from morris.folders import draws_path, dtw_path, table_path
+    from morris.position import Position
+    from morris.subspaces import Subspace, placement_closure
+
+    start = Position.start(variant)
+    subs = placement_closure(variant, [Subspace(0, 0, start.mover_hand, start.opponent_hand)])
+    return [table_path] + [p for p in (dtw_path, draws_path)
+                           if all(os.path.isfile(p(db, variant, s)) for s in subs)]
 
 
 def main():
@@ -53,14 +68,15 @@ def main():
     from make_data import write_checksums
 
     from morris.fileformat import check_file
-    from morris.folders import table_path
     from morris.position import Position
     from morris.search import PlacementSearch
     from morris.tablebase import open_tablebase
     from morris.variants import get_variant
 
     v = get_variant("standard")
-    layers = book_layers(args.db, v)
+    kinds = side_kinds(args.db, v)
+    print("files:", ", ".join(k.__name__ for k in kinds))
+    layers = book_layers(args.db, v, kinds)
     chosen, total = [], 0
     for plies, subs, size in layers:
         if total + size > args.max_bytes:
@@ -73,16 +89,19 @@ def main():
         print(f"  plies {layer_plies:2d}: {len(ss):3d} subspaces, {size:,} bytes")
     print(f"book: positions after 0..{plies} plies, {len(subs)} subspaces, {total:,} bytes")
     for s in subs:
-        problem = check_file(table_path(args.db, v, s))
-        if problem:
-            sys.exit(f"{s}: {problem}")
+        for path in kinds:
+            problem = check_file(path(args.db, v, s))
+            if problem:
+                sys.exit(f"{s}: {problem}")
 
     dest = os.path.join(DATA, v.ruleset_id)
     tmp = dest + ".tmp"
     shutil.rmtree(tmp, ignore_errors=True)
     os.makedirs(tmp)
     for s in subs:
-        shutil.copyfile(table_path(args.db, v, s), os.path.join(tmp, s.name + ".mtb"))
+        for path in kinds:
+            src = path(args.db, v, s)
+            shutil.copyfile(src, os.path.join(tmp, os.path.basename(src)))
     shutil.rmtree(dest, ignore_errors=True)
     os.replace(tmp, dest)
 
