@@ -655,14 +655,18 @@ class TableFile:
             return out
         if values is None or len(values) != self.slots:
             raise ValueError(f"{self.path}: the {name} section needs the values file's value codes to be read")
-        mask = selection_mask(np.asarray(values), sel.select)
-        kept = np.empty(int(np.count_nonzero(mask)), dtype=dtype)
+        from .kernels.pack import count_selected, expand_selected
+
+        values = np.ascontiguousarray(values, dtype=np.uint8)
+        selection_mask(values[:0], sel.select)  # a known selection
+        drawn = sel.select == "drawn"
+        counts = np.zeros(-(-self.slots // SELECT_BLOCK), dtype=np.int64)
+        count_selected(values, drawn, SELECT_BLOCK, counts)
+        starts = np.concatenate([[0], np.cumsum(counts)[:-1]]).astype(np.int64)
+        kept = np.empty(int(counts.sum()), dtype=dtype)
         self.bulk_into(name, kept)
-        out = np.zeros(self.slots, dtype=np.uint16 if sel.halved else dtype)
-        if sel.halved:
-            out[mask] = 2 * kept.astype(np.uint16) + (np.asarray(values)[mask] == WIN)
-        else:
-            out[mask] = kept
+        out = np.empty(self.slots, dtype=np.uint16 if sel.halved else dtype)
+        expand_selected(values, drawn, sel.halved, kept, SELECT_BLOCK, starts, out)
         return out
 
     def curse(self, i: int) -> int:

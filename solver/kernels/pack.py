@@ -119,3 +119,33 @@ def curse_plane(values, unlimited, nchunk, out, counts):
         counts[c, 0] = cw
         counts[c, 1] = bl
         counts[c, 2] = bad
+
+
+@njit(parallel=True, **_NJ)
+def count_selected(values, drawn, chunk, counts):
+    """``counts[c]``: the slots of chunk c (``chunk`` slots each) that a selection keeps: the
+    draws (``drawn``) or the wins and losses."""
+    n = values.shape[0]
+    for c in prange(counts.shape[0]):
+        k = 0
+        for i in range(c * chunk, min(n, (c + 1) * chunk)):
+            k += (values[i] == 0) == drawn
+        counts[c] = k
+
+
+@njit(parallel=True, **_NJ)
+def expand_selected(values, drawn, halved, kept, chunk, starts, out):
+    """A selected section's entries (``kept``, in slot order) put back in their slots (0 in
+    the others), chunk by chunk from ``starts[c]`` (the entries before chunk c); ``halved``:
+    an entry x of a win is 2x + 1, of a loss 2x (value codes 0 draw, 1 win, 2 loss)."""
+    n = values.shape[0]
+    for c in prange(starts.shape[0]):
+        j = starts[c]
+        for i in range(c * chunk, min(n, (c + 1) * chunk)):
+            v = values[i]
+            if (v == 0) == drawn:
+                x = kept[j]
+                j += 1
+                out[i] = 2 * x + (v == 1) if halved else x
+            else:
+                out[i] = 0
