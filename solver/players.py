@@ -57,8 +57,9 @@ class SearchPlayer:
     turn more (mobility); a finished game is +-WIN_SCORE (sooner is better). Ties between equal
     scores are broken by the seed."""
 
-    def __init__(self, variant, depth: int, seed=None):
+    def __init__(self, variant, depth: int, seed=None, python: bool = False):
         self.variant, self.depth, self.rng = variant, depth, random.Random(seed)
+        self.python = python  # the pure-Python negamax (the reference of kernels/alphabeta.py)
 
     def evaluate(self, state) -> int:
         mover, opp, mh, oh = state
@@ -90,10 +91,22 @@ class SearchPlayer:
 
     def scores(self, pos: Position) -> list:
         """(score, move) of every legal move, searched to the player's depth."""
+        if self.python:
+            def search(child):
+                return self.negamax(child, self.depth - 1, -math.inf, math.inf)
+        else:
+            from .index import board_tables
+            from .kernels import alphabeta as K
+
+            T, r, bufs = board_tables(self.variant.board), self.variant.rules, K.buffers(self.depth)
+
+            def search(child):
+                return int(K.negamax(T, r.flying, r.double_mill_removes, *child, self.depth - 1,
+                                     -K.INF, K.INF, bufs))
         out = []
         for t in pos.legal_turns():
             child, switched = rules.child(*pos.state, t)
-            s = self.negamax(child, self.depth - 1, -math.inf, math.inf)
+            s = search(child)
             out.append((-s if switched else s, pos.move_of_turn(t)))
         return out
 

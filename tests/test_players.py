@@ -34,12 +34,12 @@ def plain_minimax(player, state, depth):
     return best
 
 
-def random_positions(n, seed):
+def random_positions(n, seed, variant=SIX, plies=30):
     rng = random.Random(seed)
     out = []
     while len(out) < n:
-        pos = Position.start(SIX)
-        for _ in range(rng.randrange(4, 30)):
+        pos = Position.start(variant)
+        for _ in range(rng.randrange(4, plies)):
             moves = pos.legal_moves()
             if not moves:
                 break
@@ -57,6 +57,15 @@ def test_alpha_beta_scores_every_move_as_plain_minimax(depth):
             child, switched = rules.child(*pos.state, pos.turn_of_move(move))
             want = plain_minimax(player, child, depth - 1)
             assert score == (-want if switched else want), (pos.to_compact(), str(move))
+
+
+@pytest.mark.parametrize("variant", [get_variant("standard"), get_variant("standard", double_mill_removes=2),
+                                     get_variant("six", flying=True)], ids=lambda v: v.ruleset_id)
+def test_the_compiled_search_scores_as_the_python_one(variant):
+    """kernels/alphabeta.py against SearchPlayer's pure-Python negamax, placement and movement."""
+    fast, slow = SearchPlayer(variant, 3), SearchPlayer(variant, 3, python=True)
+    for pos in random_positions(8, 7, variant, plies=60):
+        assert sorted(fast.scores(pos), key=str) == sorted(slow.scores(pos), key=str), pos.to_compact()
 
 
 def test_the_epsilon_player_keeps_the_value_at_0_and_plays_anything_at_1():

@@ -1,0 +1,67 @@
+"""A depth-limited alpha-beta searcher with no databases (numba): the search of
+players.SearchPlayer, whose pure-Python negamax is its reference (the same scores).
+
+Scores are from the side to move: a finished game is +-(WIN_SCORE + the depth left), so that a
+sooner end counts more; at depth 0 the evaluation is 100 per piece more than the opponent (on the
+board and in hand) plus 1 per legal turn more (mobility). A turn after which the same side
+places again (the other's hand is empty) is not negated.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from ..codes import LOSS, ONGOING, WIN
+from .bitboard import MAX_TURNS, apply_turn, gen_turns, terminal
+from .bits import popcount
+
+_NJ = dict(cache=True, nogil=True)
+WIN_SCORE = 100_000
+INF = 1 << 60
+
+
+@njit(**_NJ)
+def evaluate(T, flying, dm, mover, opp, mh, oh, buf):
+    """Material (100 a piece, board and hand) and mobility (legal turns) of the side to move,
+    less the opponent's."""
+    material = 100 * ((popcount(mover) + mh) - (popcount(opp) + oh))
+    mine = gen_turns(T, flying, dm, mover, opp, mh, oh, buf)
+    theirs = gen_turns(T, flying, dm, opp, mover, oh, mh, buf)
+    return material + mine - theirs
+
+
+@njit(**_NJ)
+def negamax(T, flying, dm, mover, opp, mh, oh, depth, alpha, beta, bufs):
+    """The score of a position searched ``depth`` plies deep (``bufs[k]``: the turn buffer of
+    the node with k plies left)."""
+    buf = bufs[depth]
+    nt = gen_turns(T, flying, dm, mover, opp, mh, oh, buf)
+    end = terminal(mover, opp, mh, oh, nt)
+    if end != ONGOING:
+        if end == WIN:
+            return WIN_SCORE + depth
+        if end == LOSS:
+            return -WIN_SCORE - depth
+        return 0
+    if depth == 0:
+        return evaluate(T, flying, dm, mover, opp, mh, oh, buf)
+    best = -INF
+    for i in range(nt):
+        a, b, c, d, switched = apply_turn(mover, opp, mh, oh, buf[i, 0], buf[i, 1], buf[i, 2])
+        if switched:
+            score = -negamax(T, flying, dm, a, b, c, d, depth - 1, -beta, -alpha, bufs)
+        else:
+            score = negamax(T, flying, dm, a, b, c, d, depth - 1, alpha, beta, bufs)
+        if score > best:
+            best = score
+        if score > alpha:
+            alpha = score
+        if alpha >= beta:
+            break
+    return best
+
+
+def buffers(depth: int) -> np.ndarray:
+    """Turn buffers for a search ``depth`` plies deep."""
+    return np.empty((depth + 1, MAX_TURNS, 3), dtype=np.int64)
