@@ -201,14 +201,18 @@ class PlacementSubspace(Job):
         variant = self.writes_variant(variant)
         os.makedirs(ruleset_dir(out, variant), exist_ok=True)
         planes = load_children(out, variant, self.sub)
-        if not (self.dtw or self.draws):
+        # a side file already complete is kept (``--dtw --draws`` over a database with dtw
+        # sweeps for the draw values alone)
+        want_dtw = self.dtw and check_file(dtw_path(out, variant, self.sub)) is not None
+        want_draws = self.draws and check_file(draws_path(out, variant, self.sub)) is not None
+        if not (want_dtw or want_draws):
             vals, dtc = evaluate(variant, self.sub, planes, hasher, reporter=reporter)
             del planes
             return self._write_values(out, variant, hasher, vals, dtc)
         kids = self.input_subspaces(variant)
-        dtw = {c: read_dtw(dtw_path(out, variant, c)) for c in kids} if self.dtw else None
+        dtw = {c: read_dtw(dtw_path(out, variant, c)) for c in kids} if want_dtw else None
         draws = ({c: read_draws(draws_path(out, variant, c), distances=False)[0] for c in kids}
-                 if self.draws else None)
+                 if want_draws else None)
         vals, dtc, *extra = evaluate(variant, self.sub, planes, hasher, reporter, dtw=dtw, draws=draws)
         del planes, dtw, draws
         path = table_path(out, variant, self.sub)
@@ -219,11 +223,11 @@ class PlacementSubspace(Job):
         if not np.array_equal(vals[used], stored[used]):  # values kept from before: the same
             raise RuntimeError(f"{self.sub}: the sweep gives other values than its file")
         anchors = hasher.anchor_reps(self.sub.o)
-        if self.dtw:
+        if want_dtw:
             plane = extra.pop(0)
             hdr = dtw_header(variant, self.sub, hasher, vals, plane)
             write_distance_table(dtw_path(out, variant, self.sub), hdr, "dtw", plane, anchors, stored, used)
-        if self.draws:  # no cycles in placement: no draw distance (all 0)
+        if want_draws:  # no cycles in placement: no draw distance (all 0)
             dv, dd = extra.pop(0), np.zeros(len(vals), dtype=np.uint8)
             write_planes(draws_path(out, variant, self.sub), draws_header(variant, self.sub, dv, dd, None),
                          {"dv": dv, "dd": dd}, anchors, DRAWS_LEVEL, stored)
