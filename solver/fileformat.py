@@ -208,13 +208,20 @@ def _selected_section(name: str, plane: np.ndarray, sel: Selection, values, used
         del keeps
     wide = int(kept.max(initial=0)) > 255
     kept = np.ascontiguousarray(kept, dtype=np.uint16 if wide else np.uint8)
-    starts = np.arange(0, len(plane), SELECT_BLOCK)
-    ends = np.cumsum(np.add.reduceat(mask, starts, dtype=np.int64)) if len(plane) else np.zeros(0, np.int64)
+    bounds = np.concatenate([[0], np.cumsum(_selected_per_block(values, sel.select))]) * kept.itemsize
     mv = memoryview(kept).cast("B")
-    w = kept.itemsize
-    bounds = np.concatenate([[0], ends]) * w
-    chunks = [mv[int(bounds[k]): int(bounds[k + 1])] for k in range(len(starts))]
+    chunks = [mv[int(bounds[k]): int(bounds[k + 1])] for k in range(len(bounds) - 1)]
     return _Section(name, _compress_blocks(chunks, level), SELECT_BLOCK, "uint16" if wide else "uint8", sel)
+
+
+def _selected_per_block(values: np.ndarray, select: str) -> np.ndarray:
+    """How many slots of each block of SELECT_BLOCK slots a selection keeps (the writer's and
+    the bulk reader's block boundaries)."""
+    from .kernels.pack import count_selected
+
+    counts = np.zeros(-(-len(values) // SELECT_BLOCK), dtype=np.int64)
+    count_selected(np.ascontiguousarray(values, dtype=np.uint8), select == "drawn", SELECT_BLOCK, counts)
+    return counts
 
 
 def write_table(path, header: dict, values: np.ndarray, dtc: np.ndarray, anchors: np.ndarray,
@@ -655,18 +662,15 @@ class TableFile:
             return out
         if values is None or len(values) != self.slots:
             raise ValueError(f"{self.path}: the {name} section needs the values file's value codes to be read")
-        from .kernels.pack import count_selected, expand_selected
+        from .kernels.pack import expand_selected
 
         values = np.ascontiguousarray(values, dtype=np.uint8)
-        selection_mask(values[:0], sel.select)  # a known selection
-        drawn = sel.select == "drawn"
-        counts = np.zeros(-(-self.slots // SELECT_BLOCK), dtype=np.int64)
-        count_selected(values, drawn, SELECT_BLOCK, counts)
+        counts = _selected_per_block(values, sel.select)
         starts = np.concatenate([[0], np.cumsum(counts)[:-1]]).astype(np.int64)
         kept = np.empty(int(counts.sum()), dtype=dtype)
         self.bulk_into(name, kept)
         out = np.empty(self.slots, dtype=np.uint16 if sel.halved else dtype)
-        expand_selected(values, drawn, sel.halved, kept, SELECT_BLOCK, starts, out)
+        expand_selected(values, sel.select == "drawn", sel.halved, kept, SELECT_BLOCK, starts, out)
         return out
 
     def curse(self, i: int) -> int:
