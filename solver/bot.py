@@ -14,9 +14,12 @@ Rules, in order (``PerfectPlayer.choose``):
   below (the largest); then, among what is left, the move that leaves the opponent the most
   losing replies (keep every chance for the opponent to go wrong), then the fewest drawing
   replies. Given the game so far (``seen``: how often each position occurred), it first keeps
-  the drawing moves into the positions seen least, so that the game does not end by threefold
-  repetition while another drawing move goes on. ``use_draw_values=False`` skips the draw
-  values and the repetitions (the player before draw values).
+  the drawing moves that keep the game going longest by the repetition rule: not into a
+  position seen twice (that ends it now), then leaving the opponent the fewest replies into a
+  position seen twice (those end it next), then into the position seen least; so the game does
+  not end by threefold repetition while another drawing move goes on, and a fallible opponent
+  keeps its chances to go wrong. ``use_draw_values=False`` skips the draw values and the
+  repetitions (the player before draw values).
 
 Remaining ties are broken by a random generator seeded with ``seed``, over the moves in token
 order, so the same seed replays the same game. Outside everything the tablebase can answer the
@@ -79,6 +82,18 @@ def bestmove_json(choice: Choice | None, position: str) -> dict:
     return obj
 
 
+def _repetition_risk(after: Position, seen) -> tuple:
+    """How soon a move into ``after`` may end the game by threefold repetition, given ``seen``
+    (times each position occurred so far), smallest first: whether ``after`` ends it at once
+    (seen twice), how many of the opponent's replies would end it (into a position seen
+    twice), and how often ``after`` was seen."""
+    mine = seen.get(after.key, 0)
+    if mine >= 2:
+        return (1, 0, mine)
+    ending = sum(1 for r in after.legal_moves() if seen.get(after.play(r).key, 0) >= 2)
+    return (0, ending, mine)
+
+
 class PerfectPlayer:
     def __init__(self, tablebase: Tablebase, seed: int | None = None, use_draw_values: bool = True):
         self.tb = tablebase
@@ -135,9 +150,9 @@ class PerfectPlayer:
             draws, why = self._best_draws(a.draw, draws)
         after = {m.move: pos.play(m.move) for m in draws}
         if self.use_draw_values and seen:
-            times = {m.move: seen.get(after[m.move].key, 0) for m in draws}
-            fewest = min(times.values())
-            draws = [m for m in draws if times[m.move] == fewest]
+            ends = {m.move: _repetition_risk(after[m.move], seen) for m in draws}
+            least = min(ends.values())
+            draws = [m for m in draws if ends[m.move] == least]
         scored = []
         for m in draws:
             try:

@@ -315,6 +315,43 @@ def test_the_bot_keeps_a_drawn_game_going_rather_than_repeat(draws_db):
                 break
 
 
+def test_the_bot_leaves_no_reply_that_ends_the_game_by_repetition(draws_db):
+    """Among moves of the best draw value, the bot prefers one after which no opponent reply
+    reaches a position seen twice (such a reply would end the game by threefold repetition)."""
+    from collections import Counter
+
+    from morris.bot import PerfectPlayer
+
+    v = get_variant("six", flying=True)
+    rng = random.Random(11)
+    checked = 0
+    with _open(draws_db) as tb:
+        for pos, d in _drawn_positions(tb, v, 12):
+            a = tb.analyze(pos)
+            top = [m for m in a.moves if m.value == "draw" and m.draw == d.value]
+            if d.value != d.rank or len(top) < 2:
+                continue
+            safe = rng.choice(top)
+            after = pos.play(safe.move)
+            near = {after.play(r).key for r in after.legal_moves()} | {after.key}
+            seen = Counter()
+            for m in top:
+                if m.move == safe.move:
+                    continue
+                other = pos.play(m.move)
+                ends = [other.play(r).key for r in other.legal_moves() if other.play(r).key not in near]
+                if not ends:
+                    break
+                seen[rng.choice(ends)] = 2
+            else:
+                for seed in range(3):
+                    assert PerfectPlayer(tb, seed).choose(pos, seen).move == safe.move
+                checked += 1
+            if checked == 8:
+                break
+    assert checked >= 3
+
+
 def test_the_api_keeps_a_drawn_game_going_given_the_positions_seen(draws_db):
     """/api/bestmove with ``seen``: the move into a position seen twice is avoided where
     another keeps the draw value; a bad position in ``seen`` is a 400 naming it."""
