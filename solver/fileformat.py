@@ -190,27 +190,31 @@ def selection_mask(values: np.ndarray, select: str) -> np.ndarray:
 
 
 def _selected_section(name: str, plane: np.ndarray, sel: Selection, values, used, level) -> _Section:
-    """The blocks of a selected section: per SELECT_BLOCK slots, the selected slots' entries."""
+    """The blocks of a selected section: per SELECT_BLOCK slots, the selected slots' entries
+    (two kernel passes over the planes, no per-slot temporaries: the kept entries are the only
+    new array)."""
+    from .kernels.pack import select_fill, select_scan
+
     if values is None or len(values) != len(plane):
         raise ValueError(f"the {name} section keeps only the {sel.select} slots: it needs the "
                          f"values file's value codes, one per slot")
-    values = np.asarray(values)
-    mask = selection_mask(values, sel.select)
-    kept = plane[mask]
-    if sel.halved:
-        keeps = (kept & 1) == (values[mask] == WIN)
-        if used is not None:
-            keeps |= ~np.asarray(used, dtype=bool)[mask]
-        if keeps.all():
-            kept = kept >> 1
-        else:
-            sel = Selection(sel.select, False)
-        del keeps
-    wide = int(kept.max(initial=0)) > 255
-    kept = np.ascontiguousarray(kept, dtype=np.uint16 if wide else np.uint8)
-    bounds = np.concatenate([[0], np.cumsum(_selected_per_block(values, sel.select))]) * kept.itemsize
+    selection_mask(np.zeros(0, np.uint8), sel.select)  # a known selection
+    values = np.ascontiguousarray(values, dtype=np.uint8)
+    used = np.zeros(0, np.bool_) if used is None else np.ascontiguousarray(used, dtype=np.bool_)
+    nb = -(-len(plane) // SELECT_BLOCK)
+    counts, odd, maxes = (np.zeros(nb, dtype=np.int64) for _ in range(3))
+    drawn = sel.select == "drawn"
+    select_scan(values, plane, used, drawn, SELECT_BLOCK, counts, odd, maxes)
+    if sel.halved and odd.any():
+        sel = Selection(sel.select, False)
+    shift = 1 if sel.halved else 0
+    wide = (int(maxes.max(initial=0)) >> shift) > 255
+    kept = np.empty(int(counts.sum()), dtype=np.uint16 if wide else np.uint8)
+    starts = np.concatenate([[0], np.cumsum(counts)]).astype(np.int64)
+    select_fill(values, plane, drawn, shift, SELECT_BLOCK, starts[:-1], kept)
+    bounds = starts * kept.itemsize
     mv = memoryview(kept).cast("B")
-    chunks = [mv[int(bounds[k]): int(bounds[k + 1])] for k in range(len(bounds) - 1)]
+    chunks = [mv[int(bounds[k]): int(bounds[k + 1])] for k in range(nb)]
     return _Section(name, _compress_blocks(chunks, level), SELECT_BLOCK, "uint16" if wide else "uint8", sel)
 
 

@@ -210,9 +210,13 @@ class PlacementSubspace(Job):
             del planes
             return self._write_values(out, variant, hasher, vals, dtc)
         kids = self.input_subspaces(variant)
-        dtw = {c: read_dtw(dtw_path(out, variant, c)) for c in kids} if want_dtw else None
-        draws = ({c: read_draws(draws_path(out, variant, c), distances=False)[0] for c in kids}
-                 if want_draws else None)
+
+        def child_values(c):  # the values of a child as its file stores them, from its plane
+            return planes[c] & 3 if c.placement else planes[c]
+
+        dtw = {c: read_dtw(dtw_path(out, variant, c), child_values(c)) for c in kids} if want_dtw else None
+        draws = ({c: read_draws(draws_path(out, variant, c), child_values(c), distances=False)[0]
+                  for c in kids} if want_draws else None)
         vals, dtc, *extra = evaluate(variant, self.sub, planes, hasher, reporter, dtw=dtw, draws=draws)
         del planes, dtw, draws
         path = table_path(out, variant, self.sub)
@@ -220,7 +224,7 @@ class PlacementSubspace(Job):
             self._write_values(out, variant, hasher, vals, dtc)
         stored = stored_values(path)  # (a file's unused slots hold a neighbour's value)
         used = vals != UNUSED
-        if not np.array_equal(vals[used], stored[used]):  # values kept from before: the same
+        if not _same_where(vals, stored, used):  # values kept from before: the same
             raise RuntimeError(f"{self.sub}: the sweep gives other values than its file")
         anchors = hasher.anchor_reps(self.sub.o)
         if want_dtw:
@@ -239,6 +243,16 @@ class PlacementSubspace(Job):
         write_table(table_path(out, variant, self.sub), hdr, vals, dtc,
                     hasher.anchor_reps(self.sub.o), curse)
         return hdr["positions"]
+
+
+def _same_where(a: np.ndarray, b: np.ndarray, where: np.ndarray, chunk: int = 1 << 24) -> bool:
+    """Whether ``a`` and ``b`` agree wherever ``where`` holds (a chunk at a time: no per-slot
+    temporaries of the whole plane)."""
+    for i in range(0, len(a), chunk):
+        w = where[i: i + chunk]
+        if not np.array_equal(a[i: i + chunk][w], b[i: i + chunk][w]):
+            return False
+    return True
 
 
 @dataclass(frozen=True)

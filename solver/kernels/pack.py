@@ -149,3 +149,40 @@ def expand_selected(values, drawn, halved, kept, chunk, starts, out):
                 out[i] = 2 * x + (v == 1) if halved else x
             else:
                 out[i] = 0
+
+
+@njit(parallel=True, **_NJ)
+def select_scan(values, plane, used, drawn, chunk, counts, odd_out, maxes):
+    """Per chunk of a selected section about to be written: how many slots it keeps (the draws,
+    ``drawn``, or the wins and losses), how many kept *used* slots (every one where ``used`` is
+    empty) break the parity rule (a win's entry odd, a loss's even), and the largest entry."""
+    n = values.shape[0]
+    every = used.shape[0] == 0
+    for c in prange(counts.shape[0]):
+        k = 0
+        bad = 0
+        mx = 0
+        for i in range(c * chunk, min(n, (c + 1) * chunk)):
+            v = values[i]
+            if (v == 0) == drawn:
+                k += 1
+                x = np.int64(plane[i])
+                if x > mx:
+                    mx = x
+                if (every or used[i]) and (x & 1) != (v == 1):
+                    bad += 1
+        counts[c] = k
+        odd_out[c] = bad
+        maxes[c] = mx
+
+
+@njit(parallel=True, **_NJ)
+def select_fill(values, plane, drawn, shift, chunk, starts, out):
+    """The kept slots' entries (``plane >> shift``) in slot order, chunk c from ``starts[c]``."""
+    n = values.shape[0]
+    for c in prange(starts.shape[0]):
+        j = starts[c]
+        for i in range(c * chunk, min(n, (c + 1) * chunk)):
+            if (values[i] == 0) == drawn:
+                out[j] = plane[i] >> shift
+                j += 1
