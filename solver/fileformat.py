@@ -653,10 +653,19 @@ class TableFile:
                 a += 1
         return n
 
-    def distance_all(self, name: str, values: np.ndarray | None = None) -> np.ndarray:
+    def selected_plane(self, name: str, values: np.ndarray):
+        """(plane, halved) of a section: for a halved selected section its entries (dtw // 2,
+        uint8 where they fit) put back in their slots, ``halved`` True, for half the memory of
+        the distances; else the distances (:meth:`distance_all`) and False."""
+        sel = self._selected.get(name)
+        if sel is None or not sel.halved:
+            return self.distance_all(name, values), False
+        return self.distance_all(name, values, raw=True), True
+
+    def distance_all(self, name: str, values: np.ndarray | None = None, raw: bool = False) -> np.ndarray:
         """A whole distance or byte section (``dtc``, ``dtw``, ``dv``, ``dd``) of codec uint8 or
         uint16; a selected section needs ``values``, the value codes of the values file beside
-        it (``values_all``), and is uint16 where halved."""
+        it (``values_all``), and is uint16 where halved (``raw``: the halved entries as stored)."""
         codec = self._sec[name][3]
         dtype = "<u2" if codec == "uint16" else np.uint8
         sel = self._selected.get(name)
@@ -673,8 +682,9 @@ class TableFile:
         starts = np.concatenate([[0], np.cumsum(counts)[:-1]]).astype(np.int64)
         kept = np.empty(int(counts.sum()), dtype=dtype)
         self.bulk_into(name, kept)
-        out = np.empty(self.slots, dtype=np.uint16 if sel.halved else dtype)
-        expand_selected(values, sel.select == "drawn", sel.halved, kept, SELECT_BLOCK, starts, out)
+        halve = sel.halved and not raw
+        out = np.empty(self.slots, dtype=np.uint16 if halve else dtype)
+        expand_selected(values, sel.select == "drawn", halve, kept, SELECT_BLOCK, starts, out)
         return out
 
     def curse(self, i: int) -> int:

@@ -241,13 +241,15 @@ def table_header(variant, sub, hasher, values, dtc, curse_counts=None) -> dict:
     return hdr
 
 
-def read_dtw(path, values=None):
+def read_dtw(path, values=None, halved: bool = False):
     """The whole dtw plane of a dtw file (uint8 or uint16): the one loader of dtw planes.
-    ``values``: the stored value codes of the values file beside it (read when not given)."""
+    ``values``: the stored value codes of the values file beside it (read when not given).
+    With ``halved``: (plane, is_halved), the plane dtw // 2 where the file stores it so (half
+    the memory; a win's dtw is odd)."""
     if values is None:
         values = stored_values(values_beside(path))
     with TableFile(path) as tf:
-        return tf.distance_all("dtw", values)
+        return tf.selected_plane("dtw", values) if halved else tf.distance_all("dtw", values)
 
 
 def read_planes(path, with_dtc: bool = True):

@@ -302,9 +302,9 @@ class MovementDtw(_PairFiles):
         def values(s):
             return stored_values(table_path(out, variant, s))
 
-        def children(c):
+        def children(c):  # (values, dtw or dtw // 2, whether halved)
             v = values(c)
-            return v, read_dtw(dtw_path(out, variant, c), v)
+            return (v,) + read_dtw(dtw_path(out, variant, c), v, halved=True)
 
         planes = solve_pair_dtw(variant, self.sub, values, children, hasher, reporter)
         positions = 0

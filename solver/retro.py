@@ -233,8 +233,9 @@ def solve_pair_dtw(variant, top: Subspace, values, children,
                    hasher: Hasher | None = None, reporter: Reporter | None = None) -> dict:
     """The dtw planes (plies to the end of the game; kernels/dtw.py) of the pair of ``top``,
     from its value planes (``values(sub)``, as solved) and, for the subspace each part's
-    removals lead to, ``children(child) = (values, dtw)``: loaders, called one part at a time,
-    so that no more than one child's planes are held beside the 5 bytes per slot of the pair.
+    removals lead to, ``children(child) = (values, dtw, halved)`` (``halved``: the plane holds
+    dtw // 2, as the files store it): loaders, called one part at a time, so that no more than
+    one child's planes are held beside the 5 bytes per slot of the pair.
     Phases: :func:`lay_out`, :func:`count_exits`, :func:`propagate_dtw`, :func:`finish_dtw`.
     Returns {subspace: uint16 plane} (0 for draws)."""
     rep = reporter or Reporter(quiet=True)
@@ -266,11 +267,11 @@ def count_exits(variant, hasher: Hasher, top: Subspace, pair: PairLayout, vals, 
     rep.phase(f"[{pair.name}] dtw: exits")
     for p, sub in enumerate(pair.parts):
         child_sub = pair_children(top)[sub]
-        cv, cd = children(child_sub) if child_sub is not None else (empty8, empty16)
+        cv, cd, halved = children(child_sub) if child_sub is not None else (empty8, empty16, False)
         off, n = pair.offs[p], pair.slots[p]
         K.count_dtw(T, Ob, variant.rules.flying, sub.m, sub.o, off, n, vals, pair.st, sched,
-                    cv, np.ascontiguousarray(cd, dtype=np.uint16), off // BLOCK,
-                    -(-(off + n) // BLOCK), pair.flag0, errors)
+                    cv, np.ascontiguousarray(cd, dtype=np.uint8 if cd.dtype == np.uint8 else np.uint16),
+                    halved, off // BLOCK, -(-(off + n) // BLOCK), pair.flag0, errors)
         del cv, cd
     if errors.any():
         raise RuntimeError(f"{pair.name}: {int(errors.sum())} positions contradict their values "

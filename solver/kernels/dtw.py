@@ -46,11 +46,12 @@ WINFLAG = DRAWCONV
 
 
 @njit(parallel=True, **_NJ)
-def count_dtw(T, Ob, flying, m, o, off, slots, vals, st, exits, child_vals, child_dtw,
+def count_dtw(T, Ob, flying, m, o, off, slots, vals, st, exits, child_vals, child_dtw, halved,
               lo_blk, hi_blk, flag0, errors):
     """Exit levels and counts for the blocks [lo_blk, hi_blk) of part (m, o); ``vals``: the
     pair's value plane (global slots); ``child_vals`` / ``child_dtw``: the value and dtw planes
-    of subspace (o-1, m), empty when a removal ends the game."""
+    of subspace (o-1, m), empty when a removal ends the game; ``halved``: ``child_dtw`` holds
+    dtw // 2 (the dtw file's entries; a win's dtw is odd)."""
     n = T.n
     cblock = T.binom[n - m, o - 1]
     end = off + slots
@@ -98,6 +99,8 @@ def count_dtw(T, Ob, flying, m, o, off, slots, vals, st, exits, child_vals, chil
                         r = ranked(T, s, rep, stab, sym_image(T, s, O ^ xb))
                         j = orb * cblock + r
                         level = np.int64(child_dtw[j]) + 1
+                        if halved:
+                            level += np.int64(child_dtw[j]) + (child_vals[j] == WIN)
                         if child_vals[j] == LOSS and level < best_win:
                             best_win = level
                         if level > worst:
