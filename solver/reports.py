@@ -205,17 +205,17 @@ def stats_rows(paths) -> list[dict]:
                 "ruleset": h["ruleset"], "subspace": h["subspace"], "positions": h["positions"],
                 "wins": h["wins"], "draws": h["draws"], "losses": h["losses"],
                 "max_win_dtc": h["max_win_dtc"], "max_loss_dtc": h["max_loss_dtc"],
-                "bytes": os.path.getsize(path),
+                "bytes": os.path.getsize(path), "phase": h.get("phase", "movement"),
             }
             if "cursed_wins" in h:  # rules with a no-removal limit
                 row.update(limit=h["limit"], cursed_wins=h["cursed_wins"],
                            blessed_losses=h["blessed_losses"])
         dtw = dtw_beside(path)
         if os.path.exists(dtw):
-            row.update(_dtw_stats(dtw))
+            row.update(_dtw_stats(dtw), dtw_bytes=os.path.getsize(dtw))
         draws = dtw_beside(path, DRAWS_SUFFIX)
         if os.path.exists(draws):
-            row.update(_draw_stats(draws))
+            row.update(_draw_stats(draws), draw_bytes=os.path.getsize(draws))
         rows.append(row)
     return rows
 
@@ -257,14 +257,30 @@ def _dtw_stats(path) -> dict:
 
 
 def longest_lines(rows: list[dict]) -> list[str]:
-    """The longest win and loss over every subspace with dtw, with their positions."""
+    """The longest win and loss over every subspace with dtw, with their positions; where both
+    phases have dtw, also the longest of each phase."""
     out = []
-    for kind in ("win", "loss"):
-        have = [r for r in rows if r.get(f"longest_{kind}")]
+    phases = {r["phase"] for r in rows if r.get("longest_win") or r.get("longest_loss")}
+    for phase in [None] + (sorted(phases) if len(phases) > 1 else []):
+        for kind in ("win", "loss"):
+            have = [r for r in rows if r.get(f"longest_{kind}") and phase in (None, r["phase"])]
+            if have:
+                r = max(have, key=lambda r: r[f"max_{kind}_dtw"])
+                out.append(f"longest {kind}{f' ({phase})' if phase else ''}: {r[f'max_{kind}_dtw']} plies "
+                           f"to the end of the game, {r[f'longest_{kind}']} ({r['ruleset']} {r['subspace']})")
+    return out
+
+
+def side_file_lines(rows: list[dict]) -> list[str]:
+    """The dtw and draw-value files' bytes and bits per position (over the subspaces that have
+    them)."""
+    out = []
+    for key, what in (("dtw_bytes", "dtw files"), ("draw_bytes", "draw-value files")):
+        have = [r for r in rows if key in r]
         if have:
-            r = max(have, key=lambda r: r[f"max_{kind}_dtw"])
-            out.append(f"longest {kind}: {r[f'max_{kind}_dtw']} plies to the end of the game, "
-                       f"{r[f'longest_{kind}']} ({r['ruleset']} {r['subspace']})")
+            size, positions = sum(r[key] for r in have), sum(r["positions"] for r in have)
+            out.append(f"{what}: {len(have)} files, {size:,} bytes, {8 * size / max(1, positions):.3f} "
+                       f"bits per position ({positions:,} positions)")
     return out
 
 
@@ -296,7 +312,7 @@ def stats_table(rows: list[dict]) -> list[str]:
     tb = sum(r["bytes"] for r in rows)
     out.append(f"{'total':<{w}} {'':>10} {tp:>14,} {'':>6} {'':>6} {'':>6} {'':>5} {'':>5} {tb:>12,} "
                f"{8 * tb / max(1, tp):>8.3f}")
-    return out + longest_lines(rows)
+    return out + side_file_lines(rows) + longest_lines(rows)
 
 
 # ---------------------------------------------------------------------------- verify

@@ -310,3 +310,31 @@ def test_the_engine_and_the_api_report_dtw(dtw_db):
         assert obj["dtw"] == 4 and {m["dtw"] for m in obj["moves"]} == {4}
     finally:
         stop()
+
+
+def test_stats_total_the_dtw_files_and_give_each_phases_longest_win(dtw_db, tmp_path):
+    """`morris stats`: the dtw files' bytes and bits per position (their sizes on disk), and
+    the longest win and loss of the whole database and of each phase (their headers')."""
+    import shutil
+
+    v = get_variant("six")
+    db = tmp_path / "db"
+    shutil.copytree(dtw_db / v.ruleset_id, db / v.ruleset_id)
+    solve(db, v, targets=[Subspace(3, 3, 1, 0)], phase="all", reporter=QUIET, dtw=True)
+    r = CliRunner().invoke(cli, ["stats", "--db", str(db)])
+    assert r.exit_code == 0, r.output
+    files = sorted((db / v.ruleset_id).glob("*.mtw"))
+    size = sum(f.stat().st_size for f in files)
+    positions = 0
+    longest = {}
+    for f in files:
+        with TableFile(f) as tf:
+            h = tf.header
+        positions += h["positions"]
+        for kind in ("win", "loss"):
+            for key in (h["phase"], None):
+                longest[(kind, key)] = max(longest.get((kind, key), 0), h[f"max_{kind}_dtw"])
+    assert f"dtw files: {len(files)} files, {size:,} bytes, {8 * size / positions:.3f} bits per position" in r.output
+    for (kind, phase), most in longest.items():
+        label = f"longest {kind}{f' ({phase})' if phase else ''}: {most} plies"
+        assert label in r.output, label
