@@ -116,3 +116,29 @@ def test_the_engine_plays_at_a_chosen_strength():
     assert lines[0] == "info string search:1 player; full turn " + lines[1].split()[1]
     assert lines[1].split()[1] in {str(m) for m in Position.start(SIX).legal_moves()}
     assert lines[-1].startswith("info string error UsageError: unknown player")
+
+
+def test_the_match_table_script_plays_each_cell_once_and_resumes(tmp_path, capsys, monkeypatch):
+    """scripts/match_table.py: one `morris match` per cell, each result a JSON line; a second
+    run plays nothing and prints the same table."""
+    import os
+    import sys
+
+    sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "scripts"))
+    import match_table
+
+    results = tmp_path / "m.jsonl"
+    (tmp_path / "db").mkdir()  # nothing there: the shipped Six databases answer
+    args = ["match_table.py", "--db", str(tmp_path / "db"), "--variant", "six", "--games", "2",
+            "--bots", "perfect,epsilon:0", "--opponents", "epsilon:0.5", "--results", str(results)]
+    monkeypatch.setattr(sys, "argv", args)
+    match_table.main()
+    first = capsys.readouterr().out
+    rows = [json.loads(line) for line in results.read_text().splitlines()]
+    assert sorted(r["a"] for r in rows) == ["epsilon:0", "perfect"]
+    assert all(r["wins"] + r["draws"] + r["losses"] == 2 and r["b"] == "epsilon:0.5" for r in rows)
+    assert all(r["command"].startswith("morris match --db") for r in rows)
+    match_table.main()
+    second = capsys.readouterr().out
+    assert "2 cells done, 0 to play" in second
+    assert first.splitlines()[-3:] == second.splitlines()[-3:]  # the same table
