@@ -2,12 +2,14 @@
 bot, the verifier."""
 
 import random
+from collections import Counter
 
 import numpy as np
 import pytest
 
 import naive
 from morris.codes import DV0
+from morris.bot import PerfectPlayer
 from morris.fileformat import TableFile
 from morris.folders import draws_path, stored_values, table_path, values_beside
 from morris.index import Hasher
@@ -72,7 +74,6 @@ def test_the_worked_example_query_json_and_bot(draws_db):
 
     from click.testing import CliRunner
 
-    from morris.bot import PerfectPlayer
     from morris.cli.main import cli
     from morris.position import Position
 
@@ -108,7 +109,6 @@ def test_the_worked_example_query_json_and_bot(draws_db):
 def test_a_drawing_bot_never_leaves_the_best_draw_value(draws_db):
     """From random drawn 4-4 positions the bot's move keeps the position's draw value, and
     where that value is above the rank it shortens the draw distance by one ply."""
-    from morris.bot import PerfectPlayer
 
     v = get_variant("six", flying=True)
     with _open(draws_db) as tb:
@@ -285,22 +285,24 @@ def test_stats_show_each_pairs_rank_and_draw_values(draws_db):
     assert "rank  drawvalues" in r.output and f"{four['rank']:+d}" in r.output
 
 
+def _at_rank_with_choices(tb, v, seed):
+    """(position, its draw value, its analysis, its moves of that draw value): drawn positions
+    at their pair's rank with two or more such moves."""
+    for pos, d in _drawn_positions(tb, v, seed):
+        a = tb.analyze(pos)
+        top = [m for m in a.moves if m.value == "draw" and m.draw == d.value]
+        if d.value == d.rank and len(top) >= 2:
+            yield pos, d, a, top
+
+
 def test_the_bot_keeps_a_drawn_game_going_rather_than_repeat(draws_db):
     """Knowing the game (``seen``), the bot moves into the position seen least among the moves
     that keep the best draw value, and never into a worse draw value to avoid a repetition."""
-    from collections import Counter
-
-    from morris.bot import PerfectPlayer
-
     v = get_variant("six", flying=True)
     rng = random.Random(9)
     checked = 0
     with _open(draws_db) as tb:
-        for pos, d in _drawn_positions(tb, v, 9):
-            a = tb.analyze(pos)
-            top = [m for m in a.moves if m.value == "draw" and m.draw == d.value]
-            if d.value != d.rank or len(top) < 2:
-                continue
+        for pos, d, a, top in _at_rank_with_choices(tb, v, 9):
             fresh = rng.choice(top)
             seen = Counter({pos.play(m.move).key: 2 for m in top if m.move != fresh.move})
             for seed in range(3):
@@ -318,19 +320,11 @@ def test_the_bot_keeps_a_drawn_game_going_rather_than_repeat(draws_db):
 def test_the_bot_leaves_no_reply_that_ends_the_game_by_repetition(draws_db):
     """Among moves of the best draw value, the bot prefers one after which no opponent reply
     reaches a position seen twice (such a reply would end the game by threefold repetition)."""
-    from collections import Counter
-
-    from morris.bot import PerfectPlayer
-
     v = get_variant("six", flying=True)
     rng = random.Random(11)
     checked = 0
     with _open(draws_db) as tb:
-        for pos, d in _drawn_positions(tb, v, 12):
-            a = tb.analyze(pos)
-            top = [m for m in a.moves if m.value == "draw" and m.draw == d.value]
-            if d.value != d.rank or len(top) < 2:
-                continue
+        for pos, _, _, top in _at_rank_with_choices(tb, v, 12):
             safe = rng.choice(top)
             after = pos.play(safe.move)
             near = {after.play(r).key for r in after.legal_moves()} | {after.key}
