@@ -16,11 +16,10 @@ import time
 
 import numpy as np
 
-from morris.fileformat import (DRAWS_LEVEL, SELECT_LEVEL, TableFile, check_file, write_planes,
-                               write_table)
+from morris.fileformat import (DRAWS_LEVEL, LAYOUT_KEYS, SELECT_LEVEL, TableFile, check_file,
+                               write_planes, write_table)
 from morris.folders import DRAWS_SUFFIX, DTW_SUFFIX, find_tables, stored_values, values_beside
 
-LAYOUT = ("sections", "file_size", "slots", "anchor_fence")
 #: kind: (file suffix, its sections, zstd level)
 SIDE = {"dtw": (DTW_SUFFIX, ("dtw",), SELECT_LEVEL), "draw": (DRAWS_SUFFIX, ("dv", "dd"), DRAWS_LEVEL)}
 
@@ -30,7 +29,7 @@ def repack(path):
     if problem:
         raise SystemExit(problem)
     with TableFile(path) as tf:
-        header = {k: v for k, v in tf.header.items() if k not in LAYOUT}
+        header = {k: v for k, v in tf.header.items() if k not in LAYOUT_KEYS}
         values, dtc = tf.values_all(), tf.dtc_all()
         anchors = np.array(tf.anchors, dtype=np.int64)
     write_table(path, header, values, dtc, anchors)
@@ -50,7 +49,7 @@ def repack_side(path, kind):
     with TableFile(path) as tf:
         if all("select" in tf.header["sections"][n] for n in names):
             return False
-        header = {k: v for k, v in tf.header.items() if k not in LAYOUT}
+        header = {k: v for k, v in tf.header.items() if k not in LAYOUT_KEYS}
         planes = {n: tf.distance_all(n, stored) for n in names}
         anchors = np.array(tf.anchors, dtype=np.int64)
     used = Hasher(variant_from_fields(header).board).used_mask(Subspace.parse(header["subspace"]))

@@ -180,13 +180,10 @@ def write_planes(path, header: dict, planes: dict, anchors: np.ndarray, level: i
     return hdr
 
 
-def selection_mask(values: np.ndarray, select: str) -> np.ndarray:
-    """The slots a :class:`Selection` keeps, from value codes (0 draw, 1 win, 2 loss)."""
-    if select == "drawn":
-        return values == DRAW
-    if select == "decided":
-        return values != DRAW
-    raise ValueError(f"unknown selection {select!r}")
+def check_select(select: str) -> None:
+    """A :class:`Selection`'s ``select`` must be one this toolkit knows."""
+    if select not in ("decided", "drawn"):
+        raise ValueError(f"unknown selection {select!r}")
 
 
 def _selected_section(name: str, plane: np.ndarray, sel: Selection, values, used, level) -> _Section:
@@ -198,7 +195,7 @@ def _selected_section(name: str, plane: np.ndarray, sel: Selection, values, used
     if values is None or len(values) != len(plane):
         raise ValueError(f"the {name} section keeps only the {sel.select} slots: it needs the "
                          f"values file's value codes, one per slot")
-    selection_mask(np.zeros(0, np.uint8), sel.select)  # a known selection
+    check_select(sel.select)
     values = np.ascontiguousarray(values, dtype=np.uint8)
     used = np.zeros(0, np.bool_) if used is None else np.ascontiguousarray(used, dtype=np.bool_)
     nb = -(-len(plane) // SELECT_BLOCK)
@@ -216,16 +213,6 @@ def _selected_section(name: str, plane: np.ndarray, sel: Selection, values, used
     mv = memoryview(kept).cast("B")
     chunks = [mv[int(bounds[k]): int(bounds[k + 1])] for k in range(nb)]
     return _Section(name, _compress_blocks(chunks, level), SELECT_BLOCK, "uint16" if wide else "uint8", sel)
-
-
-def _selected_per_block(values: np.ndarray, select: str) -> np.ndarray:
-    """How many slots of each block of SELECT_BLOCK slots a selection keeps (the writer's and
-    the bulk reader's block boundaries)."""
-    from .kernels.pack import count_selected
-
-    counts = np.zeros(-(-len(values) // SELECT_BLOCK), dtype=np.int64)
-    count_selected(np.ascontiguousarray(values, dtype=np.uint8), select == "drawn", SELECT_BLOCK, counts)
-    return counts
 
 
 def write_table(path, header: dict, values: np.ndarray, dtc: np.ndarray, anchors: np.ndarray,
@@ -306,6 +293,10 @@ def _section_layout(start: int, anchor_blob: bytes, count: int, sections: list):
 
 def _header_blob(hdr: dict) -> bytes:
     return json.dumps(hdr, sort_keys=True, separators=(",", ":")).encode()
+
+
+#: the header keys :func:`lay_out` writes (a header read back, less these, writes the file again)
+LAYOUT_KEYS = ("sections", "file_size", "slots", "anchor_fence")
 
 
 def lay_out(header: dict, slots: int, sections: list, anchors, anchor_blob: bytes):
@@ -483,7 +474,7 @@ class TableFile:
                 self._sec[name] = (at, nb, int(sec["block_slots"]), sec["codec"])
                 if "select" in sec:
                     self._selected[name] = Selection(sec["select"], bool(sec.get("halved", False)))
-                    selection_mask(np.zeros(0, np.uint8), sec["select"])  # a known one
+                    check_select(sec["select"])
         except CorruptDatabaseError:
             self.close()
             raise
@@ -675,16 +666,18 @@ class TableFile:
             return out
         if values is None or len(values) != self.slots:
             raise ValueError(f"{self.path}: the {name} section needs the values file's value codes to be read")
-        from .kernels.pack import expand_selected
+        from .kernels.pack import expand_selected, select_count
 
         values = np.ascontiguousarray(values, dtype=np.uint8)
-        counts = _selected_per_block(values, sel.select)
+        drawn = sel.select == "drawn"
+        counts = np.zeros(-(-self.slots // SELECT_BLOCK), dtype=np.int64)
+        select_count(values, drawn, SELECT_BLOCK, counts)  # each block's entries
         starts = np.concatenate([[0], np.cumsum(counts)[:-1]]).astype(np.int64)
         kept = np.empty(int(counts.sum()), dtype=dtype)
         self.bulk_into(name, kept)
         halve = sel.halved and not raw
         out = np.empty(self.slots, dtype=np.uint16 if halve else dtype)
-        expand_selected(values, sel.select == "drawn", halve, kept, SELECT_BLOCK, starts, out)
+        expand_selected(values, drawn, halve, kept, SELECT_BLOCK, starts, out)
         return out
 
     def curse(self, i: int) -> int:

@@ -122,7 +122,7 @@ def curse_plane(values, unlimited, nchunk, out, counts):
 
 
 @njit(parallel=True, **_NJ)
-def count_selected(values, drawn, chunk, counts):
+def select_count(values, drawn, chunk, counts):
     """``counts[c]``: the slots of chunk c (``chunk`` slots each) that a selection keeps: the
     draws (``drawn``) or the wins and losses."""
     n = values.shape[0]
