@@ -12,3 +12,27 @@ def files_of(d, suffix="") -> dict:
                 p = os.path.join(root, n)
                 out[os.path.relpath(p, d)] = open(p, "rb").read()
     return out
+
+
+def side_planes(path, names):
+    """(header to write again, {name: plane}, anchors, stored values) of a dtw or draw-value
+    file: for tests that change an entry and write the file again with a valid checksum
+    (:func:`rewrite_side`)."""
+    import numpy as np
+
+    from morris.fileformat import LAYOUT_KEYS, TableFile
+    from morris.folders import stored_values, values_beside
+
+    stored = stored_values(values_beside(path))
+    with TableFile(path) as tf:
+        header = {k: v for k, v in tf.header.items() if k not in LAYOUT_KEYS}
+        planes = {n: tf.distance_all(n, stored).copy() for n in names}
+        anchors = np.array(list(tf.anchors), dtype=np.uint32)
+    return header, planes, anchors, stored
+
+
+def rewrite_side(path, header, planes, anchors, stored):
+    """Write a dtw or draw-value file from what :func:`side_planes` read (changed or not)."""
+    from morris.fileformat import write_planes
+
+    write_planes(path, header, planes, anchors, values=stored)

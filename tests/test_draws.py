@@ -11,7 +11,7 @@ import naive
 from morris.codes import DV0
 from morris.bot import PerfectPlayer
 from morris.fileformat import TableFile
-from morris.folders import draws_path, stored_values, table_path, values_beside
+from morris.folders import draws_path, stored_values, table_path
 from morris.index import Hasher
 from morris.progress import Reporter
 from morris.schedule import solve
@@ -146,7 +146,7 @@ def test_verify_checks_draw_values_and_catches_a_wrong_one(draws_db, tmp_path):
     from click.testing import CliRunner
 
     from morris.cli.main import cli
-    from morris.fileformat import write_planes
+    from filetree import rewrite_side, side_planes
 
     v = get_variant("six", flying=True)
     db = tmp_path / "db"
@@ -155,21 +155,15 @@ def test_verify_checks_draw_values_and_catches_a_wrong_one(draws_db, tmp_path):
     assert r.exit_code == 0, r.output
     for name, change in (("dv", 1), ("dd", 1)):
         path = draws_path(db, v, Subspace(4, 4))
-        with TableFile(path) as tf:
-            header = dict(tf.header)
-            stored = stored_values(values_beside(path))
-            planes = {"dv": tf.distance_all("dv", stored).copy(), "dd": tf.distance_all("dd", stored).copy()}
-            anchors = np.array(list(tf.anchors), dtype=np.uint32)
+        header, planes, anchors, stored = side_planes(path, ("dv", "dd"))
         good = {k: p.copy() for k, p in planes.items()}
         i = int(np.flatnonzero(planes["dd"] > 2)[5])
         planes[name][i] += change  # a plausible value, just not this position's
-        for k in ("sections", "file_size", "slots", "anchor_fence"):
-            header.pop(k)
-        write_planes(path, header, planes, anchors, values=stored)
+        rewrite_side(path, header, planes, anchors, stored)
         r = CliRunner().invoke(cli, ["verify", "--db", str(db), "--quiet"])
         assert r.exit_code == 1
         assert f"FAIL {path}: 1 of" in r.output and f"slot {i}" in r.output
-        write_planes(path, header, good, anchors, values=stored)
+        rewrite_side(path, header, good, anchors, stored)
 
 
 def _draw_of_moves(results):

@@ -9,10 +9,11 @@ import pytest
 from click.testing import CliRunner
 
 import naive
+from filetree import rewrite_side, side_planes
 from morris.cli.main import cli
 from morris.errors import MissingDtwError, UsageError
-from morris.fileformat import TableFile, write_distance_table
-from morris.folders import dtw_path, stored_values, table_path, values_beside
+from morris.fileformat import TableFile
+from morris.folders import dtw_path, table_path
 from morris.index import Hasher
 from morris.position import Position
 from morris.progress import Reporter
@@ -161,15 +162,10 @@ def test_verify_catches_a_wrong_dtw_with_a_valid_checksum(dtw_db, tmp_path):
     db = tmp_path / "db"
     shutil.copytree(dtw_db / "six-nofly", db / "six-nofly")
     path = dtw_path(db, v, Subspace(4, 3))
-    with TableFile(path) as tf:
-        stored = stored_values(values_beside(path))
-        header, dtw = dict(tf.header), tf.distance_all("dtw", stored).copy()
-        anchors = np.array(list(tf.anchors), dtype=np.uint32)
-    i = int(np.flatnonzero(dtw > 2)[7])
-    dtw[i] += 2  # still a possible distance, just not this position's
-    for k in ("sections", "file_size", "slots", "anchor_fence"):
-        header.pop(k)
-    write_distance_table(path, header, "dtw", dtw, anchors, stored)
+    header, planes, anchors, stored = side_planes(path, ("dtw",))
+    i = int(np.flatnonzero(planes["dtw"] > 2)[7])
+    planes["dtw"][i] += 2  # still a possible distance, just not this position's
+    rewrite_side(path, header, planes, anchors, stored)
     r = CliRunner().invoke(cli, ["verify", "--db", str(db), "--quiet"])
     assert r.exit_code == 1
     assert f"FAIL {path}: 1 of" in r.output and f"slot {i}" in r.output

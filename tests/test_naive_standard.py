@@ -8,8 +8,8 @@ import sys
 import numpy as np
 import pytest
 
-from morris.fileformat import TableFile, write_planes
-from morris.folders import draws_path, stored_values, values_beside
+from filetree import rewrite_side, side_planes
+from morris.folders import draws_path
 from morris.progress import Reporter
 from morris.schedule import solve
 from morris.subspaces import Subspace
@@ -30,14 +30,8 @@ def test_the_raw_reference_agrees_on_six_up_to_4(tmp_path, flying, capsys):
     assert "4-4: 900,900 raw positions, 0 mismatches" in out
     # one draw value changed (checksum valid): the reference finds it
     path = draws_path(tmp_path, v, Subspace(4, 4))
-    with TableFile(path) as tf:
-        header = dict(tf.header)
-        stored = stored_values(values_beside(path))
-        planes = {"dv": tf.distance_all("dv", stored).copy(), "dd": tf.distance_all("dd", stored).copy()}
-        anchors = np.array(list(tf.anchors), dtype=np.uint32)
+    header, planes, anchors, stored = side_planes(path, ("dv", "dd"))
     i = int(np.flatnonzero(planes["dv"])[3])
     planes["dv"][i] += 1
-    for k in ("sections", "file_size", "slots", "anchor_fence"):
-        header.pop(k)
-    write_planes(path, header, planes, anchors, values=stored)
+    rewrite_side(path, header, planes, anchors, stored)
     assert naive_standard.main(args) == 1
