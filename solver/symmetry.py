@@ -19,18 +19,8 @@ class SymmetryGroup:
         self.perms = tuple(tuple(p) for p in perms)
         self.n = len(self.perms[0])
         nbytes = (self.n + 7) // 8
-        # byte_images[s][j][v]: image under s of the mask with byte j equal to v
-        self.byte_images = []
-        for perm in self.perms:
-            tabs = []
-            for j in range(nbytes):
-                tab = [0]
-                for b in range(8):  # doubling: the values with bit b set follow those without
-                    bit = 1 << perm[8 * j + b] if 8 * j + b < self.n else 0
-                    tab += [x | bit for x in tab]
-                tabs.append(tab)
-            self.byte_images.append(tabs)
         self.nbytes = nbytes
+        self.byte_images = _byte_images(self.perms, self.n, nbytes)
         self.inverse = tuple(self.perms.index(tuple(_invert(p))) for p in self.perms)
 
     def __len__(self):
@@ -42,6 +32,23 @@ class SymmetryGroup:
         for j, tab in enumerate(self.byte_images[s]):
             out |= tab[(mask >> (8 * j)) & 255]
         return out
+
+
+def _byte_images(perms, n: int, nbytes: int) -> list:
+    """byte_images[s][j][v]: the image under symmetry s of the mask whose byte j is v (the
+    other bytes 0), as lists of ints. One matrix product for all of them: a new process builds
+    these before its first probe."""
+    import numpy as np
+
+    bits = (np.arange(256, dtype=np.int64)[:, None] >> np.arange(8)) & 1  # bits[v][b]
+    weights = np.zeros((8, len(perms) * nbytes), dtype=np.int64)
+    for s, perm in enumerate(perms):
+        for j in range(nbytes):
+            for b in range(8):
+                if 8 * j + b < n:
+                    weights[b, s * nbytes + j] = 1 << perm[8 * j + b]
+    tabs = (bits @ weights).T.tolist()
+    return [tabs[s * nbytes:(s + 1) * nbytes] for s in range(len(perms))]
 
 
 def _invert(perm):

@@ -64,6 +64,22 @@ def test_the_book_verifies():
             assert 18 - hm - ho == deepest, f
         else:
             assert f.checked > 0
+    # the book carries dtw (scripts/make_book.py ships it with the values): checked as well
+    assert {f.subspace for f in report.files if f.path.endswith(".mtw")} == set(book_subspaces())
+    assert sum(f.checked for f in report.files if f.path.endswith(".mtw") and not f.skipped) > 10000
+
+
+def test_the_book_answers_dtw_without_db():
+    """A won book position after 8 plies: dtw from the shipped files, odd for a win, and the
+    fastest winning move's dtw the position's (moves are valued for the side playing them)."""
+    import json
+
+    result = CliRunner().invoke(cli, ["query", "--json", "a1,b2,d1,g1/a7,b6,d7,g7 w 5 5"])
+    assert result.exit_code == 0, result.output
+    obj = json.loads(result.output.splitlines()[-1])
+    assert obj["value"] == "win" and obj["dtw"] % 2 == 1
+    wins = [m["dtw"] for m in obj["moves"] if m["value"] == "win"]
+    assert min(wins) == obj["dtw"] and max(wins) > min(wins)
 
 
 @pytest.mark.parametrize("args", [["query", "start"], ["bestmove", "start"]])
