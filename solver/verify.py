@@ -60,27 +60,10 @@ def verify(root: str, reporter: Reporter | None = None, forward: bool = True,
     report = VerifyReport()
     paths = find_tables(root) + find_tables(root, DTW_SUFFIX) + find_tables(root, DRAWS_SUFFIX)
     headers = {}
-    for path in paths:
-        fr = FileReport(path=path, subspace=subspace_of(path))
-        problem = check_file(path) if os.path.isfile(path) else f"{path}: not a regular file"
-        if problem:
-            fr.checksum = problem
-        else:
-            with TableFile(path) as tf:
-                headers[path] = tf.header
-            where = misplaced(path, tf.header)
-            if where:
-                fr.checksum = f"{path}: {where}"
-                del headers[path]
-                report.files.append(fr)
-                continue
-            perms = tf.header.get("symmetry_perms")
-            board = BOARDS.get(tf.header.get("board"))
-            if board is None:
-                fr.checksum = f"{path}: unknown board {tf.header.get('board')!r}"
-            elif perms is not None and {tuple(p) for p in perms} != set(board.symmetries.perms):
-                fr.checksum = f"{path}: the symmetry group in the header is not the board's"
-        report.files.append(fr)
+    with rep.bar(total=len(paths), desc="headers and checksums", unit="file") as bar:
+        for path in paths:
+            report.files.append(_check_one(path, headers))
+            bar.update(1)
     if not forward:
         return report
     for fr in report.files:
@@ -102,6 +85,30 @@ def verify(root: str, reporter: Reporter | None = None, forward: bool = True,
         if "cursed_wins" in header:
             _verify_curse(fr, header)
     return report
+
+
+def _check_one(path, headers: dict) -> FileReport:
+    """A file's header and checksum, and whether it sits where its header says; its header goes
+    into ``headers`` when it is sound (the forward checks read only those)."""
+    fr = FileReport(path=path, subspace=subspace_of(path))
+    problem = check_file(path) if os.path.isfile(path) else f"{path}: not a regular file"
+    if problem:
+        fr.checksum = problem
+        return fr
+    with TableFile(path) as tf:
+        header = tf.header
+    where = misplaced(path, header)
+    if where:
+        fr.checksum = f"{path}: {where}"
+        return fr
+    perms = header.get("symmetry_perms")
+    board = BOARDS.get(header.get("board"))
+    if board is None:
+        fr.checksum = f"{path}: unknown board {header.get('board')!r}"
+    elif perms is not None and {tuple(p) for p in perms} != set(board.symmetries.perms):
+        fr.checksum = f"{path}: the symmetry group in the header is not the board's"
+    headers[path] = header
+    return fr
 
 
 def _verify_curse(fr: FileReport, header):

@@ -175,3 +175,18 @@ def test_no_import_cycles():
         if n not in color:
             visit(n, [n])
     assert not cycles, cycles
+
+
+def test_verify_shows_progress_while_it_reads_the_checksums(solved):
+    """The checksum pass reads every byte of every file (minutes on a whole game): it has a bar
+    of its own, counting files."""
+    import io
+
+    from morris.progress import Reporter
+    from morris.verify import verify
+
+    out = io.StringIO()
+    report = verify(os.path.join(solved, "standard"), Reporter(stream=out, delay=0), forward=False)
+    assert len(report.files) > 1
+    assert "headers and checksums:" in out.getvalue()
+    assert f"0/{len(report.files)} [" in out.getvalue()  # counting every file
