@@ -66,25 +66,35 @@ def verify(root: str, reporter: Reporter | None = None, forward: bool = True,
             bar.update(1)
     if not forward:
         return report
-    for fr in report.files:
-        if fr.path not in headers:
-            continue
-        header = headers[fr.path]
-        if header.get("kind") == "draw" and header["phase"] == "movement":
-            _verify_draws_movement(fr, header, os.path.dirname(fr.path), rep, sample)
-        elif header.get("kind") == "draw":
-            _verify_placement(fr, header, os.path.dirname(fr.path), rep, sample, mode=2)
-        elif header.get("kind") == "dtw" and header["phase"] == "movement":
-            _verify_movement(fr, header, os.path.dirname(fr.path), rep, sample, dtw=True)
-        elif header.get("kind") == "dtw":
-            _verify_placement(fr, header, os.path.dirname(fr.path), rep, sample, mode=1)
-        elif header["phase"] != "movement":
-            _verify_placement(fr, header, os.path.dirname(fr.path), rep, sample)
-        else:
-            _verify_movement(fr, header, os.path.dirname(fr.path), rep, sample)
-        if "cursed_wins" in header:
-            _verify_curse(fr, header)
+    # one bar over the files (loading a file's children takes most of the time), and each
+    # file's own bar below it
+    inner = Reporter(quiet=rep.quiet, stream=rep.stream, lines=rep.lines, position=rep.position + 1,
+                     delay=rep.delay)
+    with rep.bar(total=len(headers), desc="forward checks", unit="file") as bar:
+        for fr in report.files:
+            if fr.path in headers:
+                _forward_one(fr, headers[fr.path], inner, sample)
+                bar.update(1)
     return report
+
+
+def _forward_one(fr: FileReport, header, rep, sample):
+    """The forward check of one sound file, by its kind and phase."""
+    directory = os.path.dirname(fr.path)
+    if header.get("kind") == "draw" and header["phase"] == "movement":
+        _verify_draws_movement(fr, header, directory, rep, sample)
+    elif header.get("kind") == "draw":
+        _verify_placement(fr, header, directory, rep, sample, mode=2)
+    elif header.get("kind") == "dtw" and header["phase"] == "movement":
+        _verify_movement(fr, header, directory, rep, sample, dtw=True)
+    elif header.get("kind") == "dtw":
+        _verify_placement(fr, header, directory, rep, sample, mode=1)
+    elif header["phase"] != "movement":
+        _verify_placement(fr, header, directory, rep, sample)
+    else:
+        _verify_movement(fr, header, directory, rep, sample)
+    if "cursed_wins" in header:
+        _verify_curse(fr, header)
 
 
 def _check_one(path, headers: dict) -> FileReport:

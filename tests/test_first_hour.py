@@ -177,10 +177,11 @@ def test_no_import_cycles():
     assert not cycles, cycles
 
 
-def test_verify_shows_progress_while_it_reads_the_checksums(solved):
-    """The checksum pass reads every byte of every file (minutes on a whole game): it has a bar
-    of its own, counting files."""
+def test_verify_shows_progress_while_it_reads_the_checksums(solved, tmp_path):
+    """The checksum pass reads every byte of every file, and the forward checks load each
+    file's children (minutes each on a whole game): each pass has a bar counting files."""
     import io
+    import shutil
 
     from morris.progress import Reporter
     from morris.verify import verify
@@ -188,5 +189,14 @@ def test_verify_shows_progress_while_it_reads_the_checksums(solved):
     out = io.StringIO()
     report = verify(os.path.join(solved, "standard"), Reporter(stream=out, delay=0), forward=False)
     assert len(report.files) > 1
-    assert "headers and checksums:" in out.getvalue()
+    assert "headers and checksums:" in out.getvalue() and "forward checks" not in out.getvalue()
     assert f"0/{len(report.files)} [" in out.getvalue()  # counting every file
+
+    db = tmp_path / "db"
+    (db / "standard").mkdir(parents=True)
+    shutil.copy(os.path.join(solved, "standard", "3-3.mtb"), db / "standard")
+    out = io.StringIO()
+    report = verify(str(db), Reporter(stream=out, delay=0))
+    assert report.files[0].checked > 0 and report.files[0].mismatches == 0
+    assert "forward checks:" in out.getvalue() and "0/1 [" in out.getvalue()
+    assert "verify 3-3" in out.getvalue()  # the file's own bar, below
