@@ -5,9 +5,9 @@
 --db must hold a complete standard solve (`morris solve --out tb --phase all`, with `--dtw` and
 `--draws` for a book that answers dtw and draw values too). The book is every placement
 subspace the start reaches within N plies (positions after 0 .. N plies; a position after N - 1
-plies has all its moves' values in it), for the largest N whose files fit in --max-bytes: the
-values files, and the dtw and draw-value files where --db holds them for every subspace of
-the book. The files are copied unchanged into data/standard/ (their own headers and
+plies has all its moves' values in it), for the largest N whose values files fit in
+--max-bytes; then the dtw and draw-value files (where --db holds them for every placement
+subspace) for as many of those layers, from the start, as the bytes left hold. The files are copied unchanged into data/standard/ (their own headers and
 checksums), data/SHA256SUMS is rewritten, and --check random positions of the book's three
 deepest layers (reached by random play from the start) are valued again by alpha-beta search over the movement databases
 (search.py, code independent of the placement sweep): data/book-check.tsv keeps them with the
@@ -59,6 +59,33 @@ def side_kinds(db, variant):
                            if all(os.path.isfile(p(db, variant, s)) for s in subs)]
 
 
+def choose(db, variant, kinds, max_bytes):
+    """(N, [(subspace, path maker)]): the values files of every position after 0..N plies for
+    the largest N that fits in ``max_bytes``; then each further kind (dtw, draw values) for as
+    many of those layers, from the start, as the bytes left hold. Prints each kind's depth."""
+    values = book_layers(db, variant, kinds[:1])
+    total, depth = 0, -1
+    for plies, _, size in values:
+        if total + size > max_bytes:
+            break
+        total, depth = total + size, plies
+    if depth < 0:
+        sys.exit(f"not even the start's file fits in {max_bytes:,.0f} bytes")
+    ship = [(s, kinds[0]) for plies, subs, _ in values if plies <= depth for s in subs]
+    print(f"  values: positions after 0..{depth} plies, {len(ship)} subspaces, {total:,} bytes")
+    for kind in kinds[1:]:
+        n, kept = 0, -1
+        for plies, subs, size in book_layers(db, variant, [kind]):
+            if plies > depth or total + size > max_bytes:
+                break
+            total, kept = total + size, plies
+            ship += [(s, kind) for s in subs]
+            n += size
+        print(f"  {kind.__name__.replace('_path', '')}: " + (f"0..{kept} plies, {n:,} bytes" if kept >= 0 else "none fits"))
+    print(f"book: {len(ship)} files, {total:,} bytes (at most {max_bytes:,.0f})")
+    return depth, ship
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--db", required=True, help="a complete standard solve (--phase all)")
@@ -76,32 +103,19 @@ def main():
     v = get_variant("standard")
     kinds = side_kinds(args.db, v)
     print("files:", ", ".join(k.__name__ for k in kinds))
-    layers = book_layers(args.db, v, kinds)
-    chosen, total = [], 0
-    for plies, subs, size in layers:
-        if total + size > args.max_bytes:
-            break
-        chosen.append((plies, subs, size))
-        total += size
-    plies = chosen[-1][0]
-    subs = [s for _, ss, _ in chosen for s in ss]
-    for layer_plies, ss, size in chosen:
-        print(f"  plies {layer_plies:2d}: {len(ss):3d} subspaces, {size:,} bytes")
-    print(f"book: positions after 0..{plies} plies, {len(subs)} subspaces, {total:,} bytes")
-    for s in subs:
-        for path in kinds:
-            problem = check_file(path(args.db, v, s))
-            if problem:
-                sys.exit(f"{s}: {problem}")
+    plies, ship = choose(args.db, v, kinds, args.max_bytes)  # the values' depth, [(subspace, kind)]
+    for s, path in ship:
+        problem = check_file(path(args.db, v, s))
+        if problem:
+            sys.exit(f"{s}: {problem}")
 
     dest = os.path.join(DATA, v.ruleset_id)
     tmp = dest + ".tmp"
     shutil.rmtree(tmp, ignore_errors=True)
     os.makedirs(tmp)
-    for s in subs:
-        for path in kinds:
-            src = path(args.db, v, s)
-            shutil.copyfile(src, os.path.join(tmp, os.path.basename(src)))
+    for s, path in ship:
+        src = path(args.db, v, s)
+        shutil.copyfile(src, os.path.join(tmp, os.path.basename(src)))
     shutil.rmtree(dest, ignore_errors=True)
     os.replace(tmp, dest)
 
