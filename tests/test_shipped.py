@@ -1,10 +1,9 @@
 """The shipped data: found after a plain install and answered from without --db."""
 
 import os
+import shutil
 import subprocess
 import sys
-
-
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
@@ -14,8 +13,13 @@ def test_shipped_data_is_found_after_a_plain_install(tmp_path):
     anywhere answers from it without --db: Six Men's Morris, and the standard start from the
     opening book (no search)."""
     target = tmp_path / "site"
+    # from a copy without build outputs: pip builds in the tree, and a build/ folder left by an
+    # earlier install could carry files that the package data no longer names
+    src = tmp_path / "src"
+    shutil.copytree(ROOT, src, ignore=shutil.ignore_patterns(
+        ".git", "build", "*.egg-info", "__pycache__", ".hypothesis", ".pytest_cache", "node_modules"))
     subprocess.run([sys.executable, "-m", "pip", "install", "--quiet", "--no-deps",
-                    "--target", str(target), ROOT],
+                    "--target", str(target), str(src)],
                    check=True, capture_output=True, cwd=tmp_path)
     code = ("import sys; from morris.shipped import data_dir; print(data_dir()); "
             "from morris.cli.main import main; main(sys.argv[1:])")
@@ -38,3 +42,8 @@ def test_shipped_data_is_found_after_a_plain_install(tmp_path):
     assert os.path.exists(os.path.join(lines[0], "standard", "0-0+9+9.mtb"))
     assert lines[1] == "/ w 9 9: draw for white", lines
     assert len(lines) == 2 + 24
+    # every file SHA256SUMS lists is installed (the book's dtw files too, not only the values)
+    with open(os.path.join(ROOT, "data", "SHA256SUMS")) as f:
+        listed = [line.split(None, 1)[1].strip().lstrip("*") for line in f if line.strip()]
+    missing = [n for n in listed if not os.path.exists(os.path.join(lines[0], n))]
+    assert not missing and any(n.endswith(".mtw") for n in listed), missing[:5]
