@@ -376,11 +376,12 @@ def solve_pair_draws(variant, top: Subspace, values, children, ranks: dict,
         K.settle(pair.st, e, touched, dv, dist, off1, r0, r1, errors)
 
     settle(0, wins)  # the won positions leave the state array
-    keys = exits[exits != K.NONE]
-    grades = sorted({abs(int(k) - K.KEY0) for k in np.unique(keys)} - {0}, reverse=True)
-    del keys
     sflags = np.zeros((2 * K.KEY0, pair.nblocks), dtype=np.uint8)
-    sched_flags(exits, pair.nblocks, sflags)
+    sched_flags(exits, pair.nblocks, sflags)  # per exit key, the blocks holding one
+    # the grades from the keys present, read off the flags (a mask and a copy of the keys were
+    # 1 to 3 more bytes a slot beside the 6 held here, at the pass's peak)
+    grades = sorted({abs(int(k) - K.KEY0) for k in np.flatnonzero(sflags.any(axis=1))} - {0},
+                    reverse=True)
     with rep.bar(total=len(grades), desc=f"{pair.name} draw values", unit="grade") as bar:
         for e in grades:
             flags = np.zeros(pair.nblocks, dtype=np.uint8)
