@@ -7,9 +7,10 @@
 subspace the start reaches within N plies (positions after 0 .. N plies; a position after N - 1
 plies has all its moves' values in it), for the largest N whose values files fit in
 --max-bytes; then the dtw and draw-value files (where --db holds them for every placement
-subspace) for as many of those layers, from the start, as the bytes left hold. The files are copied unchanged into data/standard/ (their own headers and
-checksums), data/SHA256SUMS is rewritten, and --check random positions of the book's three
-deepest layers (reached by random play from the start) are valued again by alpha-beta search over the movement databases
+subspace) for as many of those layers, from the start, as the bytes left hold. The files are
+copied unchanged into data/standard/ (their own headers and checksums), data/SHA256SUMS is
+rewritten, and --check random positions of the book's three deepest layers (reached by random
+play from the start) are valued again by alpha-beta search over the movement databases
 (search.py, code independent of the placement sweep): data/book-check.tsv keeps them with the
 searched value, and the script fails on any disagreement.
 """
@@ -59,29 +60,34 @@ def side_kinds(db, variant):
                            if all(os.path.isfile(p(db, variant, s)) for s in subs)]
 
 
+def fit(layers, total, max_bytes, depth=None):
+    """(total, deepest plies taken or -1, [subspaces]): ``layers`` (from :func:`book_layers`)
+    taken from the start while ``total`` stays within ``max_bytes`` (and plies within
+    ``depth``)."""
+    kept, subs = -1, []
+    for plies, ss, size in layers:
+        if (depth is not None and plies > depth) or total + size > max_bytes:
+            break
+        total, kept = total + size, plies
+        subs += ss
+    return total, kept, subs
+
+
 def choose(db, variant, kinds, max_bytes):
     """(N, [(subspace, path maker)]): the values files of every position after 0..N plies for
     the largest N that fits in ``max_bytes``; then each further kind (dtw, draw values) for as
     many of those layers, from the start, as the bytes left hold. Prints each kind's depth."""
-    values = book_layers(db, variant, kinds[:1])
-    total, depth = 0, -1
-    for plies, _, size in values:
-        if total + size > max_bytes:
-            break
-        total, depth = total + size, plies
+    total, depth, subs = fit(book_layers(db, variant, kinds[:1]), 0, max_bytes)
     if depth < 0:
         sys.exit(f"not even the start's file fits in {max_bytes:,.0f} bytes")
-    ship = [(s, kinds[0]) for plies, subs, _ in values if plies <= depth for s in subs]
+    ship = [(s, kinds[0]) for s in subs]
     print(f"  values: positions after 0..{depth} plies, {len(ship)} subspaces, {total:,} bytes")
     for kind in kinds[1:]:
-        n, kept = 0, -1
-        for plies, subs, size in book_layers(db, variant, [kind]):
-            if plies > depth or total + size > max_bytes:
-                break
-            total, kept = total + size, plies
-            ship += [(s, kind) for s in subs]
-            n += size
-        print(f"  {kind.__name__.replace('_path', '')}: " + (f"0..{kept} plies, {n:,} bytes" if kept >= 0 else "none fits"))
+        before = total
+        total, kept, subs = fit(book_layers(db, variant, [kind]), total, max_bytes, depth)
+        ship += [(s, kind) for s in subs]
+        print(f"  {kind.__name__.replace('_path', '')}: "
+              + (f"0..{kept} plies, {total - before:,} bytes" if kept >= 0 else "none fits"))
     print(f"book: {len(ship)} files, {total:,} bytes (at most {max_bytes:,.0f})")
     return depth, ship
 
