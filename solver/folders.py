@@ -63,11 +63,12 @@ def draws_header(variant, sub, dv, dd, rank) -> dict:
     """The header of a subspace's draw-value file: the rules and subspace, the pair's settlement
     rank (movement; None in placement) and how many draws have each draw value."""
     from .codes import DV0
+    from .counting import byte_counts
     from .index import count_positions
     from .version import __version__
 
     hdr = ruleset_fields(variant)
-    counts = np.bincount(np.asarray(dv), minlength=256)
+    counts = byte_counts(np.asarray(dv, dtype=np.uint8))  # (np.bincount: 8 bytes a slot)
     hdr.update(kind="draw", format="morris-tablebase", generator=f"morris-solver {__version__}",
                points=list(variant.board.points), subspace=sub.name,
                phase="placement" if sub.placement else "movement",

@@ -22,6 +22,7 @@ INSTALL_HINT = "pip install 'morris-solver[plot]' (from a checkout: pip install 
 def distance_histograms(paths) -> list[dict]:
     """Per file: ruleset, subspace, and counts of won and lost positions at each distance."""
     from .codes import LOSS, WIN
+    from .counting import histograms
     from .index import Hasher
     from .subspaces import Subspace
     from .variants import BOARDS
@@ -35,9 +36,7 @@ def distance_histograms(paths) -> list[dict]:
         board = BOARDS[h["board"]]
         hasher = hashers.setdefault(board.name, Hasher(board))
         used = hasher.used_mask(Subspace.parse(h["subspace"]))  # unused slots carry a neighbour's code
-        size = int(dtc.max(initial=0)) + 1
-        wins = np.bincount(dtc[used & (vals == WIN)], minlength=size)
-        losses = np.bincount(dtc[used & (vals == LOSS)], minlength=size)
+        wins, losses = histograms(dtc, vals, used, (WIN, LOSS))
         out.append({"ruleset": h["ruleset"], "subspace": h["subspace"], "wins": wins, "losses": losses,
                     "header_wins": h["wins"], "header_losses": h["losses"]})
     return out

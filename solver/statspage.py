@@ -80,6 +80,8 @@ def stats_page(tb, params: dict) -> tuple[str, int]:
 
 def dtw_histogram(tb, ruleset: str, subspace: str) -> tuple:
     """(wins, losses): counts of won and lost positions at each dtw, from the subspace's files."""
+    from .codes import LOSS, WIN
+    from .counting import histograms
     from .fileformat import TableFile
     from .index import Hasher
     from .subspaces import Subspace
@@ -95,13 +97,12 @@ def dtw_histogram(tb, ruleset: str, subspace: str) -> tuple:
             with TableFile(path) as tf, TableFile(wpath) as tw:
                 variant = variant_from_fields(tf.header)
                 vals = tf.values_all()
-                dtw = tw.distance_all("dtw", vals).astype(np.int64)
+                dtw = tw.distance_all("dtw", vals)
         except FileNotFoundError:
             continue
         used = Hasher(variant.board).used_mask(sub)
-        size = int(dtw.max(initial=0)) + 1
-        return (np.bincount(dtw[used & (vals == 1)], minlength=size),
-                np.bincount(dtw[used & (vals == 2)], minlength=size))
+        wins, losses = histograms(dtw, vals, used, (WIN, LOSS))
+        return wins, losses
     raise UsageError(f"no dtw file for {ruleset} {subspace} here")
 
 

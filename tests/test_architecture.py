@@ -24,7 +24,7 @@ LAYERS = {
 MODULES = {
     "kernels": ["codes"],
     "rules": ["errors", "variants", "rules", "symmetry", "limits", "position", "game",
-              "inputs", "atomic", "progress", "version", "draws"],
+              "inputs", "atomic", "progress", "version", "draws", "counting"],
     "hashing": ["subspaces", "index", "perft"],
     "format": ["fileformat"],
     "folders": ["folders", "shipped"],

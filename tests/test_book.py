@@ -69,6 +69,10 @@ def test_the_book_verifies():
     dtw = {f.subspace for f in report.files if f.path.endswith(".mtw")}
     assert "0-0+9+9" in dtw and dtw <= set(book_subspaces())
     assert sum(f.checked for f in report.files if f.path.endswith(".mtw") and not f.skipped) > 10000
+    # and draw values, from the start as deep as they fit
+    dv = {f.subspace for f in report.files if f.path.endswith(".mdv")}
+    assert "0-0+9+9" in dv and dv <= set(book_subspaces())
+    assert sum(f.checked for f in report.files if f.path.endswith(".mdv") and not f.skipped) > 10000
 
 
 def test_the_book_answers_dtw_without_db():
@@ -82,6 +86,26 @@ def test_the_book_answers_dtw_without_db():
     assert obj["value"] == "win" and obj["dtw"] % 2 == 1
     wins = [m["dtw"] for m in obj["moves"] if m["value"] == "win"]
     assert min(wins) == obj["dtw"] and max(wins) > min(wins)
+
+
+def test_the_book_answers_draw_values_without_db():
+    """A drawn book position after 2 plies with draw value +47 (one drawing move keeps it, the
+    others give less): the position's draw value is its best drawing move's, from the shipped
+    files, and the bot plays that move."""
+    import json
+
+    pos = "b4/a1 w 8 8"
+    result = CliRunner().invoke(cli, ["query", "--json", pos])
+    assert result.exit_code == 0, result.output
+    obj = json.loads(result.output.splitlines()[-1])
+    assert obj["value"] == "draw" and obj["draw_value"] == 47
+    draws = {m["move"]: m["draw_value"] for m in obj["moves"] if m["value"] == "draw"}
+    best = max(draws.values())
+    assert best == obj["draw_value"] and min(draws.values()) < best
+    result = CliRunner().invoke(cli, ["bestmove", "--json", "--seed", "1", pos])
+    assert result.exit_code == 0, result.output
+    move = json.loads(result.output.splitlines()[-1])["move"]
+    assert draws[move] == best
 
 
 @pytest.mark.parametrize("args", [["query", "start"], ["bestmove", "start"]])

@@ -40,10 +40,12 @@ def test_shipped_data_is_found_after_a_plain_install(tmp_path):
     assert len(lines) == 2 + 16
     lines = query("start")
     assert os.path.exists(os.path.join(lines[0], "standard", "0-0+9+9.mtb"))
-    assert lines[1] == "/ w 9 9: draw for white", lines
+    # the book's draw values are installed with it: the start's draw value
+    assert lines[1] == "/ w 9 9: draw (+0: can force a settlement worth +0) for white", lines
     assert len(lines) == 2 + 24
-    # every file SHA256SUMS lists is installed (the book's dtw files too, not only the values)
+    # every file SHA256SUMS lists is installed (the book's dtw and draw-value files too)
     with open(os.path.join(ROOT, "data", "SHA256SUMS")) as f:
         listed = [line.split(None, 1)[1].strip().lstrip("*") for line in f if line.strip()]
     missing = [n for n in listed if not os.path.exists(os.path.join(lines[0], n))]
     assert not missing and any(n.endswith(".mtw") for n in listed), missing[:5]
+    assert any(n.endswith(".mdv") for n in listed)

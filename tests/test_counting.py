@@ -1,0 +1,35 @@
+"""The chunked counts (counting.py) against numpy's whole-array bincount."""
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from morris.codes import LOSS, WIN
+from morris.counting import byte_counts, histograms
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.integers(0, 255), max_size=300), st.integers(1, 64))
+def test_byte_counts_match_bincount(data, chunk):
+    plane = np.array(data, dtype=np.uint8)
+    assert byte_counts(plane, chunk=chunk).tolist() == np.bincount(plane, minlength=256).tolist()
+
+
+def test_byte_counts_refuses_wider_planes():
+    with pytest.raises(TypeError, match="uint16"):
+        byte_counts(np.zeros(4, dtype=np.uint16))
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.tuples(st.integers(0, 3), st.integers(0, 700), st.booleans()), max_size=300),
+       st.integers(1, 64))
+def test_histograms_match_bincount(rows, chunk):
+    vals = np.array([r[0] for r in rows], dtype=np.uint8)
+    dist = np.array([r[1] for r in rows], dtype=np.uint16)
+    used = np.array([r[2] for r in rows], dtype=np.bool_)
+    wins, losses = histograms(dist, vals, used, (WIN, LOSS), chunk=chunk)
+    size = int(dist.max(initial=0)) + 1
+    for h, code in ((wins, WIN), (losses, LOSS)):
+        want = np.bincount(dist[used & (vals == code)].astype(np.int64), minlength=size)
+        assert len(h) == size and h.tolist() == want.tolist()
