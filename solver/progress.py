@@ -30,6 +30,15 @@ class Reporter:
 
         tqdm.write(text, file=self.stream or sys.stderr)
 
+    def below(self) -> "Reporter":
+        """The same reporter one bar position lower: for the bars of work inside one of this
+        reporter's bars."""
+        import copy
+
+        inner = copy.copy(self)
+        inner.position = self.position + 1
+        return inner
+
     def bar(self, total=None, desc="", unit="it", leave=False):
         """A tqdm bar (a no-op one when quiet); it shows only after ``delay`` seconds."""
         from tqdm import tqdm

@@ -68,8 +68,7 @@ def verify(root: str, reporter: Reporter | None = None, forward: bool = True,
         return report
     # one bar over the files (loading a file's children takes most of the time), and each
     # file's own bar below it
-    inner = Reporter(quiet=rep.quiet, stream=rep.stream, lines=rep.lines, position=rep.position + 1,
-                     delay=rep.delay)
+    inner = rep.below()
     with rep.bar(total=len(headers), desc="forward checks", unit="file") as bar:
         for fr in report.files:
             if fr.path in headers:
