@@ -18,7 +18,7 @@ from morris.errors import MorrisError, UsageError
 from morris.position import Position
 
 from .options import (Dir, MorrisGroup, Number, OutFile, db_option, echo_lines, lookup_db_option,
-                      make_variant, open_lookup, quiet_option, say_search,
+                      make_variant, open_lookup, quiet_option, reporter_of, say_search,
                       search_option, seed_option, variant_options)
 
 
@@ -104,7 +104,7 @@ def subspaces(phase, as_json, **kw):
 @click.option("--phase", type=click.Choice(["movement", "placement", "all"]), default="movement",
               show_default=True, help="Without SUBSPACE: which phase to solve (placement needs movement).")
 @click.option("--max-pieces", type=Number(3, 12), default=None, help="Only movement subspaces with at most N a side.")
-@click.option("--jobs", type=Number(1), default=None,
+@click.option("--jobs", type=Number(1, 256), default=None,
               help="Worker processes solving independent subspaces at once (default: one, in this process).")
 @click.option("--dask", "dask_address", default=None, metavar="ADDRESS",
               help="Run on a Dask cluster (scheduler address), or local:N for a LocalCluster of N workers.")
@@ -113,7 +113,8 @@ def subspaces(phase, as_json, **kw):
 @click.option("--draws", is_flag=True, help="Also the draw values (.mdv files; docs/draws.md).")
 @quiet_option
 @variant_options
-def solve(subspace_names, out, phase, max_pieces, jobs, dask_address, show_plan, quiet, dtw, draws, **kw):
+def solve(subspace_names, out, phase, max_pieces, jobs, dask_address, show_plan, quiet, progress, dtw, draws,
+          **kw):
     """Solve subspaces into database files under OUT/<ruleset>/.
 
     SUBSPACE names a movement subspace (9-8) or a placement one (5-4+4+4: on the board, then in
@@ -122,7 +123,6 @@ def solve(subspace_names, out, phase, max_pieces, jobs, dask_address, show_plan,
     kept, so an interrupted run resumes where it stopped.
     """
     from morris import schedule
-    from morris.progress import Reporter
     from morris.subspaces import Subspace
 
     variant = make_variant(kw)
@@ -133,7 +133,7 @@ def solve(subspace_names, out, phase, max_pieces, jobs, dask_address, show_plan,
     if show_plan:
         echo_lines(reports.plan_lines(variant, job_list, deps))
         return
-    reporter = Reporter(quiet=quiet)
+    reporter = reporter_of(quiet, progress)
     kwargs, close = schedule.executor_options(variant, reporter, jobs, dask_address)
     try:
         summary = schedule.solve(out, variant, targets=targets, max_pieces=max_pieces, phase=phase,
@@ -153,12 +153,11 @@ def solve(subspace_names, out, phase, max_pieces, jobs, dask_address, show_plan,
 @click.option("--json", "as_json", is_flag=True, help="One JSON object.")
 @quiet_option
 @variant_options
-def verify_draw(db, method, as_json, quiet, **kw):
+def verify_draw(db, method, as_json, quiet, progress, **kw):
     """Compute the value of the start position, and say how."""
     from morris.start_value import start_value
-    from morris.progress import Reporter
 
-    r = start_value(make_variant(kw), db, method, Reporter(quiet=quiet))
+    r = start_value(make_variant(kw), db, method, reporter_of(quiet, progress))
     if as_json:
         click.echo(json.dumps(r.to_json()))
     else:
@@ -232,13 +231,12 @@ def stats(db, as_json, plot_path):
               help="Check files of more than N slots on a fixed random sample of N slots "
                    "(default: every position).")
 @quiet_option
-def verify(db, checksums_only, sample, quiet):
+def verify(db, checksums_only, sample, quiet, progress):
     """Check every file's checksum, then recompute every stored value from the stored values
     of its successors (a forward check independent of the solver). Exit 0 only when all agree."""
-    from morris.progress import Reporter
     from morris.verify import verify as run
 
-    report = run(db, Reporter(quiet=quiet), forward=not checksums_only, sample=sample)
+    report = run(db, reporter_of(quiet, progress), forward=not checksums_only, sample=sample)
     echo_lines(reports.verify_lines(report))
     click.echo(reports.verify_summary(report, db))
     if not report.ok:

@@ -143,7 +143,19 @@ search_option = click.option(
 #: --seed for the bot's tie-breaks
 seed_option = click.option("--seed", type=Number(), default=None,
                            help="Seed for breaking ties between equal moves (default: random each run).")
-quiet_option = click.option("--quiet", is_flag=True, help="No progress output.")
+def quiet_option(f):
+    """``--quiet`` (no progress output) and ``--progress`` (bars even where the output is not a
+    terminal; by default a log gets the lines without the bars)."""
+    f = click.option("--progress", is_flag=True,
+                     help="Progress bars even where the output is not a terminal.")(f)
+    return click.option("--quiet", is_flag=True, help="No progress output.")(f)
+
+
+def reporter_of(quiet: bool, progress: bool):
+    """The Reporter of a command's ``--quiet`` and ``--progress``."""
+    from morris.progress import Reporter
+
+    return Reporter(quiet=quiet, bars=True if progress else None)
 
 
 def open_lookup(db, use_search=False):

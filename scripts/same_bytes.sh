@@ -1,17 +1,21 @@
 #!/usr/bin/env bash
-# Solve the same small rule sets with two installs of morris and compare every file with cmp.
-#   scripts/same_bytes.sh OLD_MORRIS NEW_MORRIS WORKDIR
+# Solve the same small rule sets with two installs of morris and compare every file (values .mtb,
+# dtw .mtw, draw values .mdv) with cmp.
+#   scripts/same_bytes.sh OLD_MORRIS NEW_MORRIS WORKDIR [MAX_PIECES]
+# MAX_PIECES (default 4): the standard game's movement phase up to that many a side, with dtw and
+# draw values (6: about 4 minutes an install on 2 cores).
 # (e.g. an old commit installed with: git worktree add /tmp/old REV && python3 -m venv
 #  --system-site-packages /tmp/venv-old && /tmp/venv-old/bin/pip install --no-deps /tmp/old)
 set -euo pipefail
-old=$1 new=$2 work=$3
+old=$1 new=$2 work=$3 top=${4:-4}
 solve_all() {
     local M=$1 O=$2
-    $M solve --out "$O" --variant six --no-flying --phase all --quiet
-    $M solve --out "$O" --variant six --flying --phase all --quiet
+    $M solve --out "$O" --variant six --no-flying --phase all --dtw --draws --quiet
+    $M solve --out "$O" --variant six --flying --phase all --dtw --draws --quiet
     $M solve --out "$O" --variant six --no-flying --no-removal-limit 16 --phase all --quiet
-    $M solve --out "$O" --variant standard --max-pieces 4 --quiet
-    $M solve --out "$O" --variant standard-4 --phase all --quiet
+    $M solve --out "$O" --variant standard --max-pieces "$top" --dtw --draws --quiet
+    $M solve --out "$O" --variant standard-4 --phase all --dtw --draws --quiet
+    $M solve --out "$O" --variant standard-4 --phase all --no-removal-limit 20 --quiet
     $M solve --out "$O" --variant standard-3 --phase all --double-mill-removes 2 --quiet
 }
 solve_all "$old" "$work/old" >/dev/null
@@ -20,6 +24,6 @@ n=0; bad=0
 while IFS= read -r f; do
     n=$((n + 1))
     cmp -s "$work/old/$f" "$work/new/$f" || { echo "DIFFERS $f"; bad=$((bad + 1)); }
-done < <(cd "$work/old" && find . -name '*.mtb' | sort)
-echo "$n files compared, $bad differ"
-[ "$bad" -eq 0 ] && [ "$n" -eq "$(cd "$work/new" && find . -name '*.mtb' | wc -l)" ]
+done < <(cd "$work/old" && find . -name '*.mtb' -o -name '*.mtw' -o -name '*.mdv' | sort)
+echo "$n files compared (values, dtw, draw values), $bad differ"
+[ "$bad" -eq 0 ] && [ "$n" -eq "$(cd "$work/new" && find . -name '*.mtb' -o -name '*.mtw' -o -name '*.mdv' | wc -l)" ]

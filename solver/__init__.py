@@ -14,7 +14,7 @@ usable, but without a promise that it stays as it is.
 """
 
 from .errors import (
-    CorruptDatabaseError, IllegalMoveError, IllegalPositionError, MissingSubspaceError, MorrisError,
+    CorruptDatabaseError, ForeignDatabaseError, IllegalMoveError, IllegalPositionError, MissingSubspaceError, MorrisError,
     OutputError, OutsideDatabaseError, UnknownVariantError, UnsupportedRulesError, UsageError,
     VariantMismatchError,
 )
@@ -34,6 +34,7 @@ __all__ = [
     "open_tablebase", "Tablebase", "ProbeResult", "Analysis", "MoveInfo",
     # errors
     "MorrisError", "IllegalPositionError", "IllegalMoveError", "UnknownVariantError",
-    "VariantMismatchError", "MissingSubspaceError", "CorruptDatabaseError", "OutsideDatabaseError",
+    "VariantMismatchError", "MissingSubspaceError", "CorruptDatabaseError", "ForeignDatabaseError",
+    "OutsideDatabaseError",
     "UnsupportedRulesError", "UsageError", "OutputError",
 ]

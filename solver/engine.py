@@ -220,16 +220,10 @@ class Engine:
             self.send(f"info string search: {why}; valued by exact search in {a.search_seconds:.2f} s")
         if self.pending is not None:
             # the GUI played our move; pick the best removal that goes with it
-            frm, to, removed = self.pending
-
-            def fits(move):
-                f, t, r = pos.turn_of_move(move)
-                return (f, t) == (frm, to) and r & removed == removed
-
+            fits = self._completes_pending(pos)
             best = next(m for m in choice.analysis.moves if fits(m.move))  # sorted best first
-            left = [r for r in best.move.removes if not removed >> pos.board.index[r] & 1]
             self._score(pos, best.value, best.dtc, best.dtw, best.draw)
-            self.send(f"bestmove x{left[0]}")
+            self.send(f"bestmove x{self._next_removal(pos, best.move)}")
             return
         self._score(pos, choice.value, choice.dtc, choice.dtw, choice.info.draw)
         mv = choice.move
@@ -242,18 +236,37 @@ class Engine:
         that completes the turn the GUI played for it."""
         from .players import make_player
 
-        if self.pending is not None and getattr(self, "_planned", None) is not None:
-            frm, to, removed = self.pending
-            left = [r for r in self._planned.removes if not removed >> pos.board.index[r] & 1]
-            if left and pos.turn_of_move(self._planned)[:2] == (frm, to):
-                self.send(f"bestmove x{left[0]}")
-                return
         if self.tb is None:
             self._player()
+        if self.pending is not None:  # a mill closed, its removal ours to choose: only removals
+            fits = self._completes_pending(pos)
+            planned = getattr(self, "_planned", None)
+            if planned is None or not fits(planned):
+                planned = make_player(self.strength, self.tb, self.variant, self.seed).choose(pos, fits)
+            self._planned = planned
+            self.send(f"info string {self.strength} player; full turn {planned}")
+            self.send(f"bestmove x{self._next_removal(pos, planned)}")
+            return
         mv = make_player(self.strength, self.tb, self.variant, self.seed).choose(pos)
         self._planned = mv
         self.send(f"info string {self.strength} player; full turn {mv}")
         self.send(f"bestmove {mv.to if mv.frm is None else f'{mv.frm}-{mv.to}'}")
+
+    def _completes_pending(self, pos):
+        """A predicate on moves of ``pos``: the whole turns that complete the pending one (its
+        slide or placement, the removals made so far among theirs)."""
+        frm, to, removed = self.pending
+
+        def fits(move):
+            f, t, r = pos.turn_of_move(move)
+            return (f, t) == (frm, to) and r & removed == removed
+
+        return fits
+
+    def _next_removal(self, pos, move) -> str:
+        """The first removal of ``move`` that the pending turn has not made yet."""
+        removed = self.pending[2]
+        return next(r for r in move.removes if not removed >> pos.board.index[r] & 1)
 
     def _score(self, pos, value, dtc, dtw=None, draw=None):
         """The info line: a score in centipawns for White (a draw's draw value, docs/draws.md,

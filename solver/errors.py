@@ -57,6 +57,11 @@ class VariantMismatchError(MorrisError, ValueError):
     """A position, move or database that belongs to other rules than the ones asked for."""
 
 
+class ForeignDatabaseError(DataError, VariantMismatchError):
+    """A database file of other rules, or of another subspace or kind, than the place it lies
+    in says: damaged data (exit 3), not the user's input, though still a VariantMismatchError."""
+
+
 class MissingSubspaceError(DataError, KeyError):
     """The database file of a subspace is not there (a ``KeyError``, like a missing table)."""
 

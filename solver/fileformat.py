@@ -29,11 +29,13 @@ temporary name, synced and renamed, so a file under its final name is always com
 from __future__ import annotations
 
 import bisect
+import fcntl
 import hashlib
 import json
 import mmap
 import os
 import socket
+import stat
 import struct
 import sys
 import threading
@@ -46,6 +48,7 @@ import zstandard as zstd
 
 from .codes import DRAW, WIN
 from .errors import CorruptDatabaseError
+from .inputs import file_kind
 
 MAGIC = b"MORRISTB"
 END_MAGIC = b"MTBEND\0\0"
@@ -418,6 +421,26 @@ _DRAWN_IN_BYTE = np.array([sum(((b >> (2 * k)) & 3) == DRAW for k in range(4)) f
 _DECIDED_IN_BYTE = 4 - _DRAWN_IN_BYTE
 
 
+def _open_regular(path: str):
+    """The file at ``path`` opened for reading, if it is a regular file. Opened without blocking
+    (a named pipe in a file's place would otherwise wait for a writer for ever), then checked
+    on the open descriptor; anything but a regular file is a ``CorruptDatabaseError`` naming
+    what it is. A missing file raises ``FileNotFoundError`` (the caller's missing subspace)."""
+    try:
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+    except FileNotFoundError:
+        raise
+    except OSError as exc:
+        raise CorruptDatabaseError(f"{path}: cannot open ({exc.strerror or exc})") from None
+    mode = os.fstat(fd).st_mode
+    if not stat.S_ISREG(mode):
+        os.close(fd)
+        raise CorruptDatabaseError(f"{path}: {file_kind(mode)}, not a database file")
+    if hasattr(os, "O_NONBLOCK"):
+        fcntl.fcntl(fd, fcntl.F_SETFL, fcntl.fcntl(fd, fcntl.F_GETFL) & ~os.O_NONBLOCK)
+    return os.fdopen(fd, "rb")
+
+
 class TableFile:
     """One subspace file, read at random through mmap. Thread-safe: mmap reads need no lock,
     each thread has its own zstd decompressor, and the block cache changes only by single
@@ -425,12 +448,7 @@ class TableFile:
 
     def __init__(self, path, cache_blocks: int = 256):
         self.path = str(path)
-        try:
-            self._f = open(self.path, "rb")
-        except FileNotFoundError:
-            raise
-        except OSError as exc:
-            raise CorruptDatabaseError(f"{self.path}: cannot open ({exc})") from None
+        self._f = _open_regular(self.path)
         try:
             size = os.fstat(self._f.fileno()).st_size
             if size < PREFIX.size + TRAILER:
@@ -804,14 +822,28 @@ class TableFile:
         return h.digest() == bytes(self._mm[size - TRAILER : size - 8])
 
 
-def check_file(path) -> str | None:
-    """None when the file is complete and its checksum matches; else what is wrong."""
+def check_file(path, expect: dict | None = None) -> str | None:
+    """None when the file is complete and its checksum matches, and its header holds the
+    fields ``expect`` (a missing ``kind`` reads as ``values``); else what is wrong."""
     try:
         with TableFile(path) as tf:
+            wrong = header_mismatch(tf.header, expect or {})
+            if wrong:
+                return f"{path}: {wrong}"
             if not tf.checksum_ok():
                 return f"{path}: checksum mismatch"
     except FileNotFoundError:
         return f"{path}: missing"
     except CorruptDatabaseError as exc:
         return str(exc)
+    return None
+
+
+def header_mismatch(header: dict, expect: dict) -> str | None:
+    """What differs between a header and the fields ``expect`` (None when nothing does); a
+    header without ``kind`` is a values file's."""
+    for k, want in expect.items():
+        got = header.get(k, "values" if k == "kind" else None)
+        if got != want:
+            return f"holds {k} {got!r}, not {want!r}"
     return None

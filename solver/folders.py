@@ -12,7 +12,8 @@ import os
 
 import numpy as np
 
-from .fileformat import SUFFIX, TableFile, plane_stats
+from .errors import CorruptDatabaseError, ForeignDatabaseError
+from .fileformat import SUFFIX, TableFile, header_mismatch, plane_stats
 
 #: the suffix of dtw files (the values files': fileformat.SUFFIX)
 DTW_SUFFIX = ".mtw"
@@ -114,7 +115,7 @@ def dtw_header(variant, sub, hasher, values, dtw) -> dict:
                phase="placement" if sub.placement else "movement",
                m=sub.m, o=sub.o, hm=sub.hm, ho=sub.ho, distance="dtw",
                positions=count_positions(variant.board, sub.m, sub.o))
-    from .kernels.dtw import longest
+    from .kernels.pack import longest
 
     for name, code in (("win", WIN), ("loss", LOSS)):
         out = np.full((64, 2), -1, dtype=np.int64)
@@ -203,6 +204,32 @@ def ruleset_fields(variant) -> dict:
     if variant.rules.endgame_no_removal_limit is not None:  # (files before it existed lack it)
         out["endgame_no_removal_limit"] = variant.rules.endgame_no_removal_limit
     return out
+
+
+def file_fields(variant, sub, kind: str = "values") -> dict:
+    """The header fields that tie a file to the rules, subspace and kind it serves: what a
+    lookup, a resume and verify check before they use the file."""
+    return {**ruleset_fields(variant), "subspace": sub.name, "points": list(variant.board.points),
+            "kind": kind}
+
+
+def open_checked(path, variant, sub, kind: str = "values") -> TableFile:
+    """The one gate of a file opened to serve ``variant``: a regular file with a well-formed
+    header (TableFile), of ``variant``'s rules (else ``ForeignDatabaseError``), of subspace
+    ``sub`` and kind ``kind`` (else ``CorruptDatabaseError``)."""
+    tf = TableFile(path)
+    want = file_fields(variant, sub, kind)
+    rules = {k: want[k] for k in ruleset_fields(variant)}
+    wrong = header_mismatch(tf.header, rules)
+    if wrong:
+        tf.close()
+        got = {k: tf.header.get(k) for k in rules}
+        raise ForeignDatabaseError(f"{path} holds rules {got}, not the rules {rules}")
+    wrong = header_mismatch(tf.header, want)
+    if wrong:
+        tf.close()
+        raise CorruptDatabaseError(f"{path}: {wrong}")
+    return tf
 
 
 def table_header(variant, sub, hasher, values, dtc, curse_counts=None) -> dict:

@@ -57,7 +57,8 @@ def check_path_text(path, what: str) -> str:
     return path
 
 
-def _kind(mode: int) -> str:
+def file_kind(mode: int) -> str:
+    """What a file of mode ``mode`` (``os.stat``) is, in words, where it is not a regular file."""
     for test, name in ((stat.S_ISDIR, "a directory"), (stat.S_ISFIFO, "a named pipe"),
                        (stat.S_ISCHR, "a character device"), (stat.S_ISBLK, "a block device"),
                        (stat.S_ISSOCK, "a socket")):
@@ -79,7 +80,7 @@ def check_output_file(path, what: str = "output file") -> str:
     except OSError as exc:
         raise UsageError(f"{what} {path}: {exc.strerror or exc}") from None
     if st is not None and not stat.S_ISREG(st.st_mode):
-        raise UsageError(f"{what} {path} is {_kind(st.st_mode)}; give the name of a regular file")
+        raise UsageError(f"{what} {path} is {file_kind(st.st_mode)}; give the name of a regular file")
     folder = os.path.dirname(real) or "."
     if not os.path.isdir(folder):
         raise UsageError(f"{what} {path}: the folder {os.path.dirname(path) or '.'} does not exist")

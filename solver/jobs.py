@@ -21,8 +21,8 @@ import numpy as np
 from .codes import UNUSED
 from .fileformat import (DRAWS_LEVEL, TableFile, check_file, write_distance_table, write_planes,
                          write_table)
-from .folders import (draws_header, draws_path, dtw_header, dtw_path, read_draws, read_dtw, read_planes,
-                      ruleset_dir, stored_values, table_header, table_path)
+from .folders import (draws_header, draws_path, dtw_header, dtw_path, file_fields, read_draws, read_dtw,
+                      read_planes, ruleset_dir, stored_values, table_header, table_path)
 from .index import Hasher, count_positions
 from .progress import Reporter
 from .subspaces import Subspace, pair_children, pair_dependencies, pair_key, placement_inputs
@@ -87,10 +87,32 @@ class Job:
         """Solve the job from its input files and write its files; returns its positions."""
         raise NotImplementedError
 
-    def done(self, out, variant) -> bool:
-        """Whether every file of the job is complete and its checksum matches."""
+    def files(self, out, variant) -> list[tuple[str, dict]]:
+        """(path, the header fields it must hold) of every file the job writes."""
         v = self.writes_variant(variant)
-        return all(check_file(table_path(out, v, s)) is None for s in self.subspaces)
+        return [(table_path(out, v, s), file_fields(v, s)) for s in self.subspaces]
+
+    def done(self, out, variant) -> bool:
+        """Whether every file of the job is complete, of the job's rules, subspace and kind,
+        and its checksum matches (a resume trusts nothing else)."""
+        return all(check_file(path, want) is None for path, want in self.files(out, variant))
+
+    def set_aside(self, out, variant) -> list[str]:
+        """Rename every file of the job that exists but is not one it would write (damaged,
+        foreign: other rules, subspace or kind) to ``NAME.set-aside``, so that nothing reads
+        it and the job's new file does not silently replace it; returns what was done, a line
+        each."""
+        said = []
+        for path, want in self.files(out, variant):
+            if not os.path.lexists(path):
+                continue
+            why = check_file(path, want)
+            if why is None:
+                continue
+            aside = path + ".set-aside"
+            os.replace(path, aside)
+            said.append(f"set aside {why} (now {os.path.basename(aside)}); it is solved again")
+        return said
 
     def weight(self, variant) -> int:
         board = variant.board
@@ -186,10 +208,11 @@ class PlacementSubspace(Job):
             out += [j for j in js if j not in out]
         return sorted(self._own(variant, out), key=lambda j: j.sort_key)
 
-    def done(self, out, variant) -> bool:
-        return super().done(out, variant) and all(
-            check_file(path(out, variant, self.sub)) is None
-            for path, on in ((dtw_path, self.dtw), (draws_path, self.draws)) if on)
+    def files(self, out, variant) -> list[tuple[str, dict]]:
+        v = self.writes_variant(variant)
+        return super().files(out, variant) + [
+            (path(out, v, self.sub), file_fields(v, self.sub, kind))
+            for path, kind, on in ((dtw_path, "dtw", self.dtw), (draws_path, "draw", self.draws)) if on]
 
     def input_subspaces(self, variant) -> list[Subspace]:
         return placement_inputs(self.sub, variant.rules.double_mill_removes)
@@ -203,8 +226,10 @@ class PlacementSubspace(Job):
         planes = load_children(out, variant, self.sub)
         # a side file already complete is kept (``--dtw --draws`` over a database with dtw
         # sweeps for the draw values alone)
-        want_dtw = self.dtw and check_file(dtw_path(out, variant, self.sub)) is not None
-        want_draws = self.draws and check_file(draws_path(out, variant, self.sub)) is not None
+        want_dtw = self.dtw and check_file(dtw_path(out, variant, self.sub),
+                                           file_fields(variant, self.sub, "dtw")) is not None
+        want_draws = self.draws and check_file(draws_path(out, variant, self.sub),
+                                               file_fields(variant, self.sub, "draw")) is not None
         if not (want_dtw or want_draws):
             vals, dtc = evaluate(variant, self.sub, planes, hasher, reporter=reporter)
             del planes
@@ -220,7 +245,7 @@ class PlacementSubspace(Job):
         vals, dtc, *extra = evaluate(variant, self.sub, planes, hasher, reporter, dtw=dtw, draws=draws)
         del planes, dtw, draws
         path = table_path(out, variant, self.sub)
-        if check_file(path) is not None:
+        if check_file(path, file_fields(variant, self.sub)) is not None:
             self._write_values(out, variant, hasher, vals, dtc)
         stored = stored_values(path)  # (a file's unused slots hold a neighbour's value)
         used = vals != UNUSED
@@ -261,6 +286,7 @@ class _PairFiles(Job):
     and the same files of the pairs its removals lead to."""
 
     suffix = ""
+    kind = ""
     path = None
 
     @property
@@ -277,8 +303,8 @@ class _PairFiles(Job):
     def input_subspaces(self, variant) -> list[Subspace]:
         return MovementPair(self.sub).input_subspaces(variant)
 
-    def done(self, out, variant) -> bool:
-        return all(check_file(self.path(out, variant, s)) is None for s in self.subspaces)
+    def files(self, out, variant) -> list[tuple[str, dict]]:
+        return [(self.path(out, variant, s), file_fields(variant, s, self.kind)) for s in self.subspaces]
 
 
 @dataclass(frozen=True)
@@ -291,6 +317,7 @@ class MovementDtw(_PairFiles):
 
     order = 2
     suffix = " dtw"
+    kind = "dtw"
     path = staticmethod(dtw_path)
     own_bytes, read_bytes = 5, 1.5
 
@@ -331,6 +358,7 @@ class MovementDraws(_PairFiles):
 
     order = 3
     suffix = " draws"
+    kind = "draw"
     path = staticmethod(draws_path)
     own_bytes, read_bytes = 6, 1
 

@@ -13,7 +13,10 @@ engines, and a match between any two players.
 ``random``                 a uniformly random legal move (``epsilon:1``)
 =========================  ==================================================================
 
-Every player has ``choose(position) -> Move`` and a seed, so a match replays exactly.
+Every player has ``choose(position, among=None) -> Move`` and a seed, so a match replays
+exactly. ``among`` (a predicate on moves) restricts the choice to the legal moves it accepts: the
+engine passes the turns that complete a move the GUI already played (a mill closed, its removal
+pending), so that a weaker player too answers only a legal action.
 """
 
 from __future__ import annotations
@@ -40,14 +43,14 @@ class EpsilonPlayer:
     def __init__(self, tb, eps: float, seed=None):
         self.tb, self.eps, self.rng = tb, eps, random.Random(seed)
 
-    def choose(self, pos: Position):
-        moves = pos.legal_moves()
+    def choose(self, pos: Position, among=None):
+        moves = [m for m in pos.legal_moves() if among is None or among(m)]
         if not moves:
             return None
         if self.eps >= 1 or self.rng.random() < self.eps:
             return self.rng.choice(moves)
-        a = self.tb.analyze(pos)
-        best = [m.move for m in a.moves if m.value == a.moves[0].value]
+        a = [m for m in self.tb.analyze(pos).moves if among is None or among(m.move)]
+        best = [m.move for m in a if m.value == a[0].value]
         return self.rng.choice(sorted(best, key=str))
 
 
@@ -89,8 +92,9 @@ class SearchPlayer:
                 break
         return best
 
-    def scores(self, pos: Position) -> list:
-        """(score, move) of every legal move, searched to the player's depth."""
+    def scores(self, pos: Position, among=None) -> list:
+        """(score, move) of every legal move (that ``among`` accepts), searched to the player's
+        depth."""
         if self.python:
             def search(child):
                 return self.negamax(child, self.depth - 1, -math.inf, math.inf)
@@ -105,13 +109,16 @@ class SearchPlayer:
                                      -K.INF, K.INF, bufs))
         out = []
         for t in pos.legal_turns():
+            move = pos.move_of_turn(t)
+            if among is not None and not among(move):
+                continue
             child, switched = rules.child(*pos.state, t)
             s = search(child)
-            out.append((-s if switched else s, pos.move_of_turn(t)))
+            out.append((-s if switched else s, move))
         return out
 
-    def choose(self, pos: Position):
-        scored = self.scores(pos)
+    def choose(self, pos: Position, among=None):
+        scored = self.scores(pos, among)
         if not scored:
             return None
         top = max(s for s, _ in scored)
@@ -125,12 +132,18 @@ class PerfectChooser:
         self.bot = PerfectPlayer(tb, seed, use_draw_values)
         self.seen = Counter()  # every position of the game: the ones it moves in, and after
 
-    def choose(self, pos: Position):
+    def choose(self, pos: Position, among=None):
         self.seen[pos.key] += 1
         c = self.bot.choose(pos, self.seen)
-        if c is not None:
-            self.seen[pos.play(c.move).key] += 1
-        return None if c is None else c.move
+        if c is None:
+            return None
+        move = c.move
+        if among is not None and not among(move):  # the best of the moves allowed (sorted best first)
+            move = next((m.move for m in c.analysis.moves if among(m.move)), None)
+            if move is None:
+                return None
+        self.seen[pos.play(move).key] += 1
+        return move
 
 
 def make_player(spec: str, tb, variant, seed=None):

@@ -61,6 +61,9 @@ class Move:
     @classmethod
     def parse(cls, token: str) -> "Move":
         text = token.strip()
+        bad = _control_char(text)
+        if bad:
+            raise IllegalMoveError(f"a control character ({bad}) inside the move {text!r}")
         m = _MOVE_RE.match(text)
         if not m:
             if re.fullmatch(rf"x{_POINT_RE}", text):
@@ -76,6 +79,14 @@ class Move:
         removes = tuple(re.findall(_POINT_RE, rest))
         return cls(to=to, frm=frm, removes=removes)
 
+
+
+def _control_char(text: str) -> str | None:
+    """The first control character in ``text`` (a tab, a NUL byte, ...), named, or None."""
+    for ch in text:
+        if ord(ch) < 32 or 127 <= ord(ch) < 160:
+            return f"U+{ord(ch):04X}"
+    return None
 
 
 def glue_removals(tokens) -> list[str]:
@@ -137,6 +148,10 @@ class Position:
         v = get_variant(variant) if isinstance(variant, str) else variant
         if not isinstance(text, str) or not text.strip():
             raise IllegalPositionError("empty position")
+        bad = _control_char(text.strip())
+        if bad:
+            raise IllegalPositionError(f"a control character ({bad}) inside the position {text.strip()!r}; "
+                                       f"fields are separated by spaces")
         if text.strip().lower() in ("start", "startpos"):
             return cls.start(v)
         first = text.strip().split()[0]
@@ -262,7 +277,11 @@ class Position:
             counter = _parse_int(nums[11], "FEN no-removal counter")
             if v.rules.limit_of(int.bit_count(white), int.bit_count(black)) is None:
                 counter = 0  # no limit applies in this subspace
-        return cls.from_masks(v, white, black, turn, w_hand, b_hand, counter)
+        pos = cls.from_masks(v, white, black, turn, w_hand, b_hand, counter)
+        if phase == "o" and pos.outcome() is None:
+            raise IllegalPositionError("FEN phase o (game over) on a position whose game goes on "
+                                       f"({COLOR_NAMES[turn]} has a legal move): give its phase, p or m")
+        return pos
 
     # ------------------------------------------------------------------ validation
     def validate(self) -> None:
@@ -590,10 +609,13 @@ def _check_fen_numbers(nums) -> None:
              "white pieces to remove", "black pieces to remove", "last mill square",
              "last mill square", "last mill square", "last mill square", "mills",
              "no-removal plies", "move number"]
-    for x, lo, name in zip(nums, low, names):
+    high = {6: 31, 7: 31, 8: 31, 9: 31}  # Sanmill's squares run 8 .. 31 (-1: none)
+    for k, (x, lo, name) in enumerate(zip(nums, low, names)):
         value = _parse_int(x, f"FEN {name}")
         if value < lo:
             raise IllegalPositionError(f"FEN {name} {value}: must be {lo} or more")
+        if k in high and value > high[k]:
+            raise IllegalPositionError(f"FEN {name} {value}: a square is at most {high[k]} (-1 for none)")
 
 
 def _check_fen_phase(v, phase, turn, white, black, w_hand, b_hand) -> None:
@@ -612,6 +634,12 @@ def _check_fen_phase(v, phase, turn, white, black, w_hand, b_hand) -> None:
         raise IllegalPositionError(
             f"FEN hands do not add up: {w_hand} white and {b_hand} black in hand (placement "
             f"alternates and white places first, so black has as many as white or one more)")
+    if w_hand or b_hand:
+        due = WHITE if w_hand == b_hand else BLACK
+        if turn != due:
+            raise IllegalPositionError(
+                f"FEN side to move {COLOR_NAMES[turn]} against the hands ({w_hand} white, {b_hand} "
+                f"black in hand): placement alternates from white, so {COLOR_NAMES[due]} places next")
 
 
 def _parse_count(tok: str, what: str) -> int:

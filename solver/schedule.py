@@ -246,6 +246,9 @@ class _Run:
             if j.done(self.out, self.variant):
                 self.done.add(j)
                 self.summary.skipped.append(j.sub)
+            else:  # a damaged or foreign file is never read as a child nor replaced unsaid
+                for line in j.set_aside(self.out, self.variant):
+                    self.rep.phase(line)
         self.waiting = [j for j in self.jobs if j not in self.done]
         if self.summary.skipped:
             self.rep.phase(f"{len(self.summary.skipped)} of {len(self.jobs)} jobs already complete")

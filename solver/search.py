@@ -15,7 +15,7 @@ from concurrent.futures import ThreadPoolExecutor
 import numpy as np
 
 from .fileformat import TableFile
-from .folders import table_path
+from .folders import open_checked, table_path
 from .codes import NAME_OF_SCORE, SCORE_OF_CODE
 from .errors import MissingSubspaceError
 from .index import Hasher
@@ -49,8 +49,8 @@ class PlacementSearch:
         # one buffer for every plane, each file decompressed into its place by a pool of
         # threads (zstd releases the GIL): no joined copy, the cores share the work
         sizes = []
-        for path in paths:
-            with TableFile(path) as tf:
+        for path, s in zip(paths, subs):
+            with open_checked(path, variant, s) as tf:  # (the one gate: rules, subspace, kind)
                 sizes.append((tf.slots + 3) // 4)
         off = np.zeros((16, 16), dtype=np.int64)
         starts = np.concatenate([[0], np.cumsum(sizes)]).astype(np.int64)
@@ -76,7 +76,9 @@ class PlacementSearch:
         """+1 win, 0 draw, -1 loss for the side to move."""
         from .kernels.search import leaf_value, search
 
-        pos.check_variant(self.variant) if pos.variant.board != self.variant.board else None
+        if pos.variant.board != self.variant.board or pos.variant.rules != self.variant.rules:
+            raise ValueError(f"a search over {self.variant.name} asked for a position of "
+                             f"{pos.variant.name}")  # a bug of the caller's (tablebase keys)
         end = pos.outcome()
         if end is not None:
             return SCORE_OF_CODE[end]

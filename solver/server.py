@@ -22,6 +22,7 @@ of its own, with nothing loaded from elsewhere.
 """
 
 # no "from __future__ import annotations": FastAPI reads the handlers' annotations at run time
+import asyncio
 import traceback
 from collections import Counter
 
@@ -33,6 +34,9 @@ from .tablebase import open_tablebase
 from .explorer import explorer_page, variant_of
 
 MAX_POSITION = 400
+#: seconds a lookup may take before its request is answered 503 (a search of the placement
+#: phase takes seconds; a file that never answers, for ever)
+LOOKUP_TIMEOUT = 120.0
 MAX_URL = 4096
 MAX_SEEN = MAX_URL  # (the URL's limit comes first; the positions since the last removal suffice)
 MAX_HEADERS = 8192
@@ -160,10 +164,10 @@ def lookup(tb, kind, params, position, seed=None, pos=None):
         return exc.http_status, {"error": public_text(f"{type(exc).__name__}: {exc}", tb.paths)}
 
 
-async def answer(tb, kind, params, position, seed=None):
-    """:func:`lookup`, in the event loop when the files answer it (a fraction of a millisecond:
-    handing it to a thread would cost more than the lookup), else in a worker thread (a search
-    may take seconds and must not hold up the other requests)."""
+async def answer(tb, kind, params, position, seed=None, timeout: float | None = None):
+    """:func:`lookup` in a worker thread, so that no file (a slow disk, a search of seconds)
+    holds up the event loop and the other requests; after ``timeout`` seconds (default
+    ``LOOKUP_TIMEOUT``) the request gets a 503 and the server goes on."""
     from starlette.concurrency import run_in_threadpool
 
     pos = None
@@ -172,9 +176,15 @@ async def answer(tb, kind, params, position, seed=None):
             pos = Position.parse(position, variant_of(params))
         except MorrisError:
             pass  # bad input: lookup answers it, at once
-    if pos is None or tb.answers_from_files(pos):
+    if pos is None:
         return lookup(tb, kind, params, position, seed, pos)
-    return await run_in_threadpool(lookup, tb, kind, params, position, seed, pos)
+    limit = LOOKUP_TIMEOUT if timeout is None else timeout
+    try:
+        return await asyncio.wait_for(run_in_threadpool(lookup, tb, kind, params, position, seed, pos),
+                                      limit)
+    except asyncio.TimeoutError:
+        return 503, {"error": f"the lookup took longer than {limit:g} s (a database file that does "
+                              f"not answer?); the server goes on"}
 
 
 def _add_routes(app, tb) -> None:
@@ -299,8 +309,9 @@ def make_server(db: str, host: str = "127.0.0.1", port: int = 8080, quiet: bool 
     return uvicorn.Server(config)
 
 
-def check_port(host: str, port: int) -> None:
-    """Raise :class:`ServeError` naming the cause when ``host:port`` cannot be listened on."""
+def listening_socket(host: str, port: int):
+    """A socket bound to ``host:port`` (port 0: a free port the system picks), or
+    :class:`ServeError` naming why it cannot be."""
     import socket
 
     try:
@@ -310,21 +321,30 @@ def check_port(host: str, port: int) -> None:
     family, kind, proto, _, addr = infos[0]
     s = socket.socket(family, kind, proto)
     try:
+        s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
         s.bind(addr)
     except OSError as exc:
-        raise ServeError(f"cannot listen on {host}:{port}: {exc.strerror or exc}") from None
-    finally:
         s.close()
+        raise ServeError(f"cannot listen on {host}:{port}: {exc.strerror or exc}") from None
+    return s
+
+
+def url_of(host: str, port: int) -> str:
+    """The URL a browser opens for ``host:port`` (an IPv6 address in brackets)."""
+    return f"http://[{host}]:{port}/" if ":" in host else f"http://{host}:{port}/"
 
 
 def serve(db, host="127.0.0.1", port=8080, quiet=False, ready=None):
-    """Serve until interrupted; ``ready(url)`` is called with the address before serving."""
+    """Serve until interrupted; ``ready(url)`` is called with the address before serving (the
+    port the system chose where ``port`` is 0)."""
     _import_web()
-    check_port(host, port)
+    sock = listening_socket(host, port)
+    port = sock.getsockname()[1]
     server = make_server(db, host, port, quiet)
     if ready:
-        ready(f"http://{host}:{port}/")
+        ready(url_of(host, port))
     try:
-        server.run()
+        server.run(sockets=[sock])
     finally:
+        sock.close()
         server.config.app.state.tb.close()

@@ -43,9 +43,11 @@ Where a position is looked up, in order:
    (``dtc`` None), and the :class:`Analysis` says so (``source == "search"``, with the time
    the search took and the subspace no file held).
 
-The rules come from the file headers: probing a position of other rules is
-a :class:`VariantMismatchError`, a missing file a :class:`MissingSubspaceError` (a ``KeyError``)
-and a damaged one a :class:`CorruptDatabaseError`.
+The rules come from the file headers: every file passes one gate before use
+(``folders.open_checked``): a file of other rules where the position's should be is a
+:class:`ForeignDatabaseError` (a ``VariantMismatchError`` and a ``DataError``: exit 3), a missing
+file a :class:`MissingSubspaceError` (a ``KeyError``) and a damaged one (a named pipe, a bad
+header, another subspace or kind) a :class:`CorruptDatabaseError`.
 
 Thread safety: a ``Tablebase`` may be shared between threads; files open under a lock. A
 file's block cache is not locked: its entries are immutable bytes, and two threads that miss on
@@ -63,9 +65,9 @@ from typing import NamedTuple
 from . import rules
 from .codes import DRAW, DV0, NEGATE_NAME, VALUE_NAMES, VALUE_RANK
 from .fileformat import TableFile
-from .folders import draws_in, dtw_in, ruleset_dirs, ruleset_fields, table_in
+from .folders import draws_in, dtw_in, open_checked, ruleset_dirs, table_in
 from .errors import (CorruptDatabaseError, MissingDrawsError, MissingDtwError, MissingSubspaceError,
-                     UnsupportedRulesError, VariantMismatchError)
+                     UnsupportedRulesError)
 from .index import Hasher
 from .limits import category as category_of
 from .limits import value_at
@@ -229,15 +231,7 @@ class Tablebase:
                     break
             else:
                 raise self._missing(variant, sub)
-            tf = TableFile(path)
-            want = ruleset_fields(variant)
-            got = {k: tf.header.get(k) for k in want}
-            if got != want:
-                tf.close()
-                raise VariantMismatchError(f"{path} holds rules {got}, not the rules {want}")
-            if tf.header.get("subspace") != sub.name or tf.header.get("points") != list(variant.board.points):
-                tf.close()
-                raise CorruptDatabaseError(f"{path}: header names subspace {tf.header.get('subspace')}")
+            tf = open_checked(path, variant, sub)
             if variant.board.name not in self._hashers:
                 # the file records the symmetry group its hash used: no need to search for it
                 perms = tf.header.get("symmetry_perms")
@@ -370,10 +364,7 @@ class Tablebase:
             for d in self.directories(variant):
                 path = path_in(d, sub)
                 if os.path.exists(path):
-                    tf = TableFile(path)
-                    if tf.header.get("kind") != kind or tf.header.get("subspace") != sub.name:
-                        tf.close()
-                        raise CorruptDatabaseError(f"{path}: not the {what} of {sub}")
+                    tf = open_checked(path, variant, sub, kind)
                     self._files[key] = tf
                     return tf
         where = " or ".join(self.paths) if self.paths else "no database directory"
@@ -484,7 +475,7 @@ class Tablebase:
         """The position's value and every legal move's value and distance, best first. Where a
         search was needed (``source == "search"``) the searched moves have no distance."""
         t0 = time.perf_counter()
-        loaded_before = position.variant.ruleset_id in self._searches
+        loaded_before = _search_key(position.variant) in self._searches
         missing = None
         me = me_tf = me_i = None
         if not self._searching(position):
@@ -538,7 +529,7 @@ class Tablebase:
             me = ProbeResult(infos[0].value, None) if infos else ProbeResult("loss", 0)
         elif position.variant.limited:
             category = self.category(position)
-        load = 0.0 if loaded_before else self._load_seconds.get(position.variant.ruleset_id, 0.0)
+        load = 0.0 if loaded_before else self._load_seconds.get(_search_key(position.variant), 0.0)
         return Analysis(position, me.value, me.dtc, infos,
                         dtw=None if search or me.value == "draw" else self._dtw_at(position, me_tf, me_i),
                         draw=self._draw_at(position, me_tf, me_i) if me_tf is not None and me.value == "draw" else None,
@@ -557,8 +548,8 @@ class Tablebase:
 
     def search_for(self, variant):
         """The placement search of ``variant`` over the first directory holding all its movement
-        databases (loaded once; None when no directory holds them)."""
-        key = variant.ruleset_id
+        databases (loaded once per rules and piece count; None when no directory holds them)."""
+        key = _search_key(variant)
         if key in self._searches:
             return self._searches[key]
         with self._search_lock:
@@ -584,7 +575,7 @@ class Tablebase:
         movement values); None when nothing needs it."""
         from .subspaces import placement_closure
 
-        if self.search_mode == "never" or variant.ruleset_id in self._searches:
+        if self.search_mode == "never" or _search_key(variant) in self._searches:
             return None
         start = Position.start(variant)
         top = Subspace(0, 0, start.mover_hand, start.opponent_hand)
@@ -604,6 +595,13 @@ class Tablebase:
 
         with self._search_lock:
             return VALUES[s.value(position)]
+
+
+def _search_key(variant) -> tuple:
+    """What a placement search's answers depend on: the rules (board and every option) and the
+    piece count, which sets the movement subspaces it loads (``standard-3`` .. ``standard-8``
+    share a ruleset but not a search: one loaded for 3 pieces knows nothing of 4-4)."""
+    return (variant.ruleset_id, variant.pieces)
 
 
 def open_tablebase(path=None, *, shipped: bool = True, search: str = "auto") -> Tablebase:

@@ -138,6 +138,49 @@ def test_the_check_catches_an_upward_import(tmp_path, monkeypatch):
     assert any("limits" in b and "numba" in b for b in found), found
 
 
+#: the solver's kernels: the verifier must reach none of them (its own route to every child)
+SOLVER_KERNELS = {"kernels.turns", "kernels.retro", "kernels.dtw", "kernels.draws",
+                  "kernels.placement", "kernels.search"}
+
+
+def _reach(mod: str, mods: dict, known: set) -> set:
+    """Every library module ``mod`` imports, directly or through others."""
+    seen, todo = set(), [mod]
+    while todo:
+        cur = todo.pop()
+        for target, _ in _imports(cur, mods[cur]):
+            t = target
+            while t and t not in known:
+                t = t.rpartition(".")[0]
+            if t in mods and t not in seen:
+                seen.add(t)
+                todo.append(t)
+    return seen
+
+
+def test_the_verifier_takes_no_route_of_the_solver():
+    """verify.py and kernels/verify.py recompute every file by their own turn generator
+    (bitboard.gen_turns and index_one): neither imports, even through another module, any of
+    the solver's kernels, so a mistake in the solver's turns cannot hide in the check."""
+    mods = _modules()
+    known = set(mods) | {m.rpartition(".")[0] for m in mods}
+    for mod in ("verify", "kernels.verify"):
+        reached = _reach(mod, mods, known)
+        assert reached & SOLVER_KERNELS == set(), (mod, sorted(reached & SOLVER_KERNELS))
+        assert "kernels.bitboard" in reached
+
+
+def test_the_solver_kernels_take_their_turns_from_one_module():
+    """Every forward step of the solving kernels goes through kernels/turns.py: no solving
+    kernel walks the slides (``T.adj``) or calls the removal generator itself."""
+    for name in ("retro", "dtw", "draws", "placement"):
+        text = open(os.path.join(ROOT, "solver", "kernels", name + ".py"), encoding="utf-8").read()
+        code = "\n".join(line for line in text.splitlines() if not line.lstrip().startswith("#"))
+        assert "removal_turns" not in code and "removable(" not in code, name
+        if name != "retro":  # retro.emit walks the un-moves (the backward step)
+            assert "T.adj" not in code, name
+
+
 def _documented_header_keys(title="## Header"):
     text = open(os.path.join(ROOT, "docs", "format.md"), encoding="utf-8").read()
     section = text.split(title, 1)[1].split("\n## ", 1)[0]

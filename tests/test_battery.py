@@ -48,6 +48,12 @@ BAD_POSITIONS = [
     "********/********/******** w p r 0 9 0 9 1 0 -1 -1 -1 -1 0 0 1",
     "********/********/******** x p p 0 9 0 9 0 0 -1 -1 -1 -1 0 0 1",
     "********/********/******** w r p 0 8 0 9 0 0 -1 -1 -1 -1 0 0 1",
+    # round 4: control characters inside, FEN fields that contradict each other
+    "a1/b2\tw", "a1,d1/b2 w\x00 7 8", "a1/\x07b2 w", "a1/b2 w\x1b[31m",
+    "********/********/******** b p p 0 9 0 9 0 0 -1 -1 -1 -1 0 0 1",
+    "********/********/******** w o p 0 9 0 9 0 0 -1 -1 -1 -1 0 0 1",
+    "********/********/******** w p p 0 9 0 9 0 0 99 -1 -1 -1 0 0 1",
+    "********/********/******** w p p 0 9 0 9 0 0 -1 -1 -1 32 0 0 1",
 ]
 # counts that are not numbers in ASCII digits, or out of range
 BAD_NUMBERS = ["٣", "３", "x", "1.5", "+3", " 3", "", "1e3", "0x3"]
@@ -76,7 +82,8 @@ def _command_cases():
                 ["solve", "--out", "OUT", "--variant", v]]
     for name in ["9-9x", "٩-٨", "1-2+3", "10-10", "2-3", "3-3+0", "-3-3", "3-3+1+0+1", " 3-3", ""]:
         out += [["solve", "--out", "OUT", name]]
-    out += [["solve", "--out", "OUT", "--max-pieces", "4", "--phase", "all"],
+    out += [["solve", "--out", "OUT", "--jobs", "99999999999999999999"],
+            ["solve", "--out", "OUT", "--max-pieces", "4", "--phase", "all"],
             ["solve", "--out", "OUT", "--max-pieces", "4", "3-3+1+0"],
             ["solve", "--out", "OUT", "--phase", "none"],
             ["subspaces", "--phase", "none"],

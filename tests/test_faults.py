@@ -207,3 +207,78 @@ def test_the_reported_examples_run_again(tmp_path, solved):
     r = run(cli, ["play", "--db", str(tmp_path / "empty"), "--as", "black", "a1,d1,g1,b2,b4/a7,d7,g7 w"],
             input="")
     assert r.exit_code == 3 and "the bot cannot go on" in r.output
+
+
+def _copy_standard(solved, db, names=("3-3", "4-3", "3-4", "4-4")):
+    (db / "standard").mkdir(parents=True)
+    for n in names:
+        shutil.copy(os.path.join(solved, "standard", n + ".mtb"), db / "standard" / (n + ".mtb"))
+
+
+@pytest.mark.parametrize("suffix", [".mtb", ".mtw", ".mdv"])
+def test_a_named_pipe_for_a_file_is_damage_not_a_hang(tmp_path, solved, suffix):
+    """A named pipe where a values, dtw or draw-value file should be: every command that reads
+    it answers at once, exit 3, naming the file (it used to wait for a writer for ever)."""
+    import signal
+
+    db = tmp_path / "db"
+    _copy_standard(solved, db)
+    pipe = db / "standard" / ("3-3" + suffix)
+    if suffix == ".mtb":
+        pipe.unlink()
+    os.mkfifo(pipe)
+    args = (["query", "--db", str(db), "a1,d1,g1/a7,d7,g7 w"] if suffix == ".mtb"
+            else ["stats", "--db", str(db)])  # (stats reads every dtw and draw-value file)
+    old = signal.signal(signal.SIGALRM, lambda *a: (_ for _ in ()).throw(TimeoutError("hung")))
+    signal.alarm(60)
+    try:
+        r = CliRunner().invoke(cli, args)
+    finally:
+        signal.alarm(0)
+        signal.signal(signal.SIGALRM, old)
+    assert r.exit_code == 3, r.output
+    assert "CorruptDatabaseError" in r.output and "named pipe" in r.output and "3-3" in r.output
+
+
+def test_a_side_file_of_other_rules_is_refused_as_damaged_data(tmp_path):
+    """A no-flying dtw file in the flying folder: not served (it once answered dtw 5 where the
+    truth is 33), but refused as a file of other rules: exit 3, naming it."""
+    from morris.progress import Reporter
+    from morris.schedule import solve
+    from morris.variants import get_variant
+
+    quiet = Reporter(quiet=True)
+    solve(tmp_path / "a", get_variant("standard"), max_pieces=3, reporter=quiet, dtw=True)
+    solve(tmp_path / "b", get_variant("standard", flying=False), max_pieces=3, reporter=quiet, dtw=True)
+    shutil.copy(tmp_path / "b" / "standard-nofly" / "3-3.mtw", tmp_path / "a" / "standard" / "3-3.mtw")
+    r = CliRunner().invoke(cli, ["query", "--db", str(tmp_path / "a"), "a1,d1,g1/a7,d7,g7 w"])
+    assert r.exit_code == 3, r.output
+    assert "ForeignDatabaseError" in r.output and "3-3.mtw" in r.output
+
+
+def test_a_resume_sets_aside_a_foreign_file_and_ends_as_a_clean_run(tmp_path):
+    """A no-flying values file and a no-flying dtw file copied into the flying folder: the
+    resume says so, sets both aside, and solves them again; every file then has the bytes of a
+    clean run (it once took the foreign file as complete and solved the rest on top of it)."""
+    from morris.progress import Reporter
+    from morris.schedule import solve
+    from morris.variants import get_variant
+
+    quiet = Reporter(quiet=True)
+    fly, nofly = get_variant("standard"), get_variant("standard", flying=False)
+    solve(tmp_path / "clean", fly, max_pieces=4, reporter=quiet, dtw=True)
+    solve(tmp_path / "other", nofly, max_pieces=3, reporter=quiet, dtw=True)
+    work = tmp_path / "work" / "standard"
+    work.mkdir(parents=True)
+    for name in ("3-3.mtb", "3-3.mtw"):
+        shutil.copy(tmp_path / "other" / "standard-nofly" / name, work / name)
+    r = CliRunner().invoke(cli, ["solve", "--out", str(tmp_path / "work"), "--max-pieces", "4", "--dtw"])
+    assert r.exit_code == 0, r.output
+    assert r.output.count("set aside") == 2 and "standard-nofly" in r.output, r.output
+    assert sorted(n for n in os.listdir(work) if n.endswith(".set-aside")) == [
+        "3-3.mtb.set-aside", "3-3.mtw.set-aside"]
+    clean = tmp_path / "clean" / "standard"
+    names = sorted(n for n in os.listdir(clean))
+    assert names == sorted(n for n in os.listdir(work) if not n.endswith(".set-aside"))
+    for n in names:
+        assert (clean / n).read_bytes() == (work / n).read_bytes(), n

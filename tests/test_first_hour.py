@@ -187,7 +187,7 @@ def test_verify_shows_progress_while_it_reads_the_checksums(solved, tmp_path):
     from morris.verify import verify
 
     out = io.StringIO()
-    report = verify(os.path.join(solved, "standard"), Reporter(stream=out, delay=0), forward=False)
+    report = verify(os.path.join(solved, "standard"), Reporter(stream=out, delay=0, bars=True), forward=False)
     assert len(report.files) > 1
     assert "headers and checksums:" in out.getvalue() and "forward checks" not in out.getvalue()
     assert f"0/{len(report.files)} [" in out.getvalue()  # counting every file
@@ -196,7 +196,30 @@ def test_verify_shows_progress_while_it_reads_the_checksums(solved, tmp_path):
     (db / "standard").mkdir(parents=True)
     shutil.copy(os.path.join(solved, "standard", "3-3.mtb"), db / "standard")
     out = io.StringIO()
-    report = verify(str(db), Reporter(stream=out, delay=0))
+    report = verify(str(db), Reporter(stream=out, delay=0, bars=True))
     assert report.files[0].checked > 0 and report.files[0].mismatches == 0
     assert "forward checks:" in out.getvalue() and "0/1 [" in out.getvalue()
     assert "verify 3-3" in out.getvalue()  # the file's own bar, below
+
+
+def test_a_log_gets_lines_not_bars(solved):
+    """Output that is not a terminal (a log file) gets no progress bars (they wrote a line per
+    refresh: megabytes over a long solve; the phase lines and summaries still come); a terminal
+    gets them, and ``--progress`` asks for them anyway."""
+    import io
+
+    from morris.cli.options import reporter_of
+    from morris.progress import Reporter
+    from morris.verify import verify
+
+    class Terminal(io.StringIO):
+        def isatty(self):
+            return True
+
+    for stream, bars, shown in ((io.StringIO(), None, False), (Terminal(), None, True),
+                                (io.StringIO(), True, True)):
+        verify(os.path.join(solved, "standard"), Reporter(stream=stream, delay=0, bars=bars),
+               forward=False)
+        text = stream.getvalue()
+        assert ("headers and checksums:" in text and "\r" in text) == shown, (bars, text)
+    assert reporter_of(False, True).bars is True and reporter_of(False, False).bars is None

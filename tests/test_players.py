@@ -142,3 +142,61 @@ def test_the_match_table_script_plays_each_cell_once_and_resumes(tmp_path, capsy
     second = capsys.readouterr().out
     assert "2 cells done, 0 to play" in second
     assert first.splitlines()[-3:] == second.splitlines()[-3:]  # the same table
+
+
+PLAYERS = ["random", "epsilon:0.5", "epsilon:0", "search:1", "search:2", "perfect", "perfect:replies"]
+
+
+def _head(move):
+    return str(move.to) if move.frm is None else f"{move.frm}-{move.to}"
+
+
+def _pending_games(n, seed):
+    """Action lists (the engine's tokens) of random Six games that end with a move closing a
+    mill, its removal still to choose: the state in which weaker players answered illegal moves."""
+    rng = random.Random(seed)
+    out = []
+    while len(out) < n:
+        pos, tokens = Position.start(SIX), []
+        for _ in range(rng.randrange(2, 40)):
+            moves = pos.legal_moves()
+            if not moves or pos.outcome() is not None:
+                break
+            closing = [m for m in moves if m.removes]
+            if closing and rng.random() < 0.3:
+                out.append(tokens + [_head(rng.choice(closing))])
+                break
+            m = rng.choice(moves)
+            tokens += [_head(m)] + [f"x{r}" for r in m.removes]
+            pos = pos.play(m)
+    return out
+
+
+@pytest.mark.parametrize("spec", PLAYERS)
+def test_every_player_answers_only_legal_moves(spec, placed):
+    """Random positions of both phases: every player's choice is one of the legal moves; and in
+    the engine, at every strength, with a mill just closed by the GUI, the answer is a removal
+    that completes that turn (the engine's own parser accepts it), never a new move."""
+    import io
+
+    from morris.engine import Engine
+
+    with open_tablebase(placed) as tb:
+        player = make_player(spec, tb, SIX, seed=3)
+        for pos in random_positions(12, seed=17):
+            legal = {str(m) for m in pos.legal_moves()}
+            assert str(player.choose(pos)) in legal, (spec, pos)
+    for tokens in _pending_games(6, seed=PLAYERS.index(spec)):
+        out = io.StringIO()
+        e = Engine(placed, SIX, out)
+        e.handle(f"setoption name Strength value {spec}")
+        e.handle("position startpos moves " + " ".join(tokens))
+        e.handle("go")
+        said = out.getvalue().splitlines()
+        assert not any("error" in line for line in said), said
+        answer = said[-1].split()[1]
+        assert answer.startswith("x"), (spec, tokens, said)
+        check = io.StringIO()
+        e2 = Engine(placed, SIX, check)
+        e2.handle("position startpos moves " + " ".join(tokens + [answer]))
+        assert "error" not in check.getvalue(), (spec, tokens, answer, check.getvalue())

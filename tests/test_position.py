@@ -72,8 +72,12 @@ def test_bad_positions_name_the_problem(text, message):
 
 
 def test_six_mens_positions_and_fen():
-    p = Position.parse("a1,d1/b2 w 4 5", "six")
+    p = Position.parse("a1,d1/b2 b 4 5", "six")
     assert Position.parse(p.to_fen(), "six") == p
+    # a FEN's side to move must be the one placement alternation gives its hands (compact
+    # notation takes any state; a Sanmill FEN comes from a game)
+    with pytest.raises(IllegalPositionError, match="so black places next"):
+        Position.parse(Position.parse("a1,d1/b2 w 4 5", "six").to_fen(), "six")
     with pytest.raises(IllegalPositionError, match="unknown point .d5. \\(the six board"):
         Position.parse("d5/a1 w", "six")
     with pytest.raises(IllegalPositionError, match="7 white pieces"):

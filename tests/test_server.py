@@ -181,3 +181,27 @@ def test_many_requests_at_once_and_a_silent_client(server):
                               range(400)))
     silent.close()
     assert all(r == expected[p] for p, r in results)
+
+
+def test_a_named_pipe_costs_one_request_not_the_server(tmp_path, solved):
+    """A named pipe in place of a file: the request that needs it gets a 503 naming it, and the
+    health check and probes of other subspaces still answer (one such request once stopped the
+    whole server for good)."""
+    import os
+    import shutil
+
+    db = tmp_path / "db"
+    (db / "standard").mkdir(parents=True)
+    for n in ("3-3", "4-3", "3-4", "4-4"):
+        shutil.copy(os.path.join(solved, "standard", n + ".mtb"), db / "standard" / (n + ".mtb"))
+    (db / "standard" / "4-4.mtb").unlink()
+    os.mkfifo(db / "standard" / "4-4.mtb")
+    base, stop = start_server(str(db))
+    try:
+        status, body = get(base, "/api/probe", position="a1,d1,g1,b2/a7,d7,g7,b6 w")
+        assert status == 503 and "4-4.mtb" in body["error"] and "named pipe" in body["error"], body
+        assert get(base, "/api/health")[0] == 200
+        status, body = get(base, "/api/probe", position="a1,d1,g1/a7,d7,g7 w")
+        assert status == 200 and body["value"] == "win"
+    finally:
+        stop()

@@ -1,5 +1,6 @@
 """The lookup API: probe, get, analyze, variants and terminal positions."""
 
+import os
 import shutil
 
 import pytest
@@ -92,3 +93,31 @@ def test_other_rules_are_an_error_not_a_wrong_answer(solved, tmp_path):
 def test_missing_directory(tmp_path):
     with pytest.raises(MissingSubspaceError, match="no such database directory"):
         open_tablebase(tmp_path / "nothing")
+
+
+def test_one_search_per_rules_and_piece_count(placed, tmp_path):
+    """The placement search is cached per rules *and* piece count: standard-3, then standard-4,
+    then standard-3 again, over one set of movement files, each answered as the placement files
+    in ``placed`` say (a search loaded for 3 pieces once answered standard-4 wrongly, and
+    crashed on standard-5's positions)."""
+    import shutil
+
+    from morris.folders import table_path
+    from morris.subspaces import movement_subspaces
+    from morris.variants import get_variant
+
+    four = get_variant("standard-4")
+    for s in movement_subspaces(four):  # movement files only: every placement answer is searched
+        dst = table_path(str(tmp_path), four, s)
+        os.makedirs(os.path.dirname(dst), exist_ok=True)
+        shutil.copy(table_path(placed, four, s), dst)
+    with open_tablebase(placed, shipped=False, search="never") as truth, \
+            open_tablebase(str(tmp_path), shipped=False, search="auto") as tb:
+        for name in ("standard-3", "standard-4", "standard-3", "standard-4"):
+            v = get_variant(name)
+            start = Position.start(v)
+            a = tb.analyze(start)
+            assert a.source == "search"
+            assert a.value == truth.probe(start).value, name
+            after = start.play(start.legal_moves()[0])
+            assert tb.analyze(after).value == truth.probe(after).value, name

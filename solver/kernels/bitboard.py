@@ -58,7 +58,7 @@ def removal_turns(T, dm, opp, frm, to, closed, out, n):
     """Write the turns (frm, to, removed) of a move closing ``closed`` >= 1 mills into ``out[n:]``,
     one per set of opponent pieces it may remove (one with nothing removed when the opponent
     has no piece; with two removals, each pair that some legal order takes, once); return the
-    row after the last. The placement and search kernels call it with a scratch array."""
+    row after the last. ``gen_turns`` and the solver's ``turns.placements`` call it."""
     k = 1 if dm == 1 else closed
     left = popcount(opp)
     if k > left:
@@ -100,13 +100,6 @@ def removal_turns(T, dm, opp, frm, to, closed, out, n):
                 out[n, 2] = s
                 n += 1
     return n
-
-
-@njit(inline="always", **_NJ)
-def no_removal(out):
-    """The single turn row of a move that closes no mill (for callers of removal_turns)."""
-    out[0, 2] = 0
-    return 1
 
 
 @njit(**_NJ)

@@ -40,10 +40,9 @@ import numpy as np
 from numba import njit, prange
 
 from ..codes import DRAW, DV0, LOSS, UNUSED, WIN
-from .bitboard import closed_mills, removable
-from .bits import ctz
-from .hashing import anchor, ranked, sym_image, unindex_one
+from .hashing import unindex_one
 from .retro import BLOCK, COUNT_MAX
+from .turns import END, kid_buffer, movement_children
 
 _NJ = dict(cache=True, nogil=True)
 
@@ -63,12 +62,11 @@ def count_draws(T, Ob, flying, m, o, off, slots, rank, vals, st, exits, dv, chil
     non-removal moves (no lookup): the moves into won positions are taken off by one level of
     predecessors from the won positions, which are marked WIN at level 0 (``wins[b]``: the
     block holds one); lost and unused slots are UNUSED."""
-    n = T.n
-    cblock = T.binom[n - m, o - 1]
     end = off + slots
     for bi in prange(hi_blk - lo_blk):
         b = lo_blk + bi
         has_win = False
+        kids = kid_buffer()
         for g in range(b * BLOCK, min(b * BLOCK + BLOCK, end)):
             M, O, used = unindex_one(T, Ob, m, o, g - off)
             exits[g] = NONE
@@ -82,32 +80,14 @@ def count_draws(T, Ob, flying, m, o, off, slots, rank, vals, st, exits, dv, chil
                 has_win = True
                 continue
             dv[g] = rank + DV0
-            empty = T.full & ~(M | O)
-            fly = flying and m == 3
-            nonrem = 0
+            _, nonrem, nk = movement_children(T, Ob, flying, m, o, M, O, kids)
             best = -(1 << 30)
-            src = M
-            while src:
-                fb = src & -src
-                src ^= fb
-                tg = empty if fly else (T.adj[ctz(fb)] & empty)
-                while tg:
-                    tb = tg & -tg
-                    tg ^= tb
-                    M2 = (M ^ fb) | tb
-                    if closed_mills(T, M2, ctz(tb)) == 0:
-                        nonrem += 1
-                        continue
-                    orb, s, rep, stab = anchor(T, Ob, m, M2)
-                    rm = removable(T, O)
-                    while rm:
-                        xb = rm & -rm
-                        rm ^= xb
-                        j = orb * cblock + ranked(T, s, rep, stab, sym_image(T, s, O ^ xb))
-                        if child_vals[j] == DRAW:
-                            x = -(np.int64(child_dv[j]) - DV0) - rank
-                            if x > best:
-                                best = x
+            for i in range(nk):
+                j = kids[i]
+                if j != END and child_vals[j] == DRAW:  # (END wins: never a drawn position's)
+                    x = -(np.int64(child_dv[j]) - DV0) - rank
+                    if x > best:
+                        best = x
             if nonrem > COUNT_MAX:
                 errors[bi % errors.shape[0]] += 1
             st[g] = nonrem << 2

@@ -30,11 +30,10 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, prange
 
-from ..codes import LOSE_BELOW, LOSS, UNUSED, WIN
-from .bitboard import closed_mills, removable
-from .bits import ctz
-from .hashing import anchor, ranked, sym_image, unindex_one
+from ..codes import LOSS, UNUSED, WIN
+from .hashing import unindex_one
 from .retro import BLOCK, COUNT_MAX, DRAWCONV
+from .turns import END, kid_buffer, movement_children
 
 _NJ = dict(cache=True, nogil=True)
 
@@ -52,14 +51,13 @@ def count_dtw(T, Ob, flying, m, o, off, slots, vals, st, exits, child_vals, chil
     pair's value plane (global slots); ``child_vals`` / ``child_dtw``: the value and dtw planes
     of subspace (o-1, m), empty when a removal ends the game; ``halved``: ``child_dtw`` holds
     dtw // 2 (the dtw file's entries; a win's dtw is odd)."""
-    n = T.n
-    cblock = T.binom[n - m, o - 1]
     end = off + slots
     for bi in prange(hi_blk - lo_blk):
         b = lo_blk + bi
         g0 = b * BLOCK
         g1 = min(g0 + BLOCK, end)
         has0 = False
+        kids = kid_buffer()
         for g in range(g0, g1):
             v = vals[g]
             M, O, used = unindex_one(T, Ob, m, o, g - off)
@@ -67,44 +65,23 @@ def count_dtw(T, Ob, flying, m, o, off, slots, vals, st, exits, child_vals, chil
                 st[g] = UNUSED  # (an unused slot's value is a neighbour's, kept for compression)
                 exits[g] = NONE
                 continue
-            empty = T.full & ~(M | O)
-            fly = flying and m == 3
-            nonrem = 0
-            anymove = False
+            moves, nonrem, nk = movement_children(T, Ob, flying, m, o, M, O, kids)
+            anymove = moves > 0
             best_win = NONE  # least exit level into a lost child
             worst = 0  # largest exit level
-            src = M
-            while src:
-                fb = src & -src
-                src ^= fb
-                p = ctz(fb)
-                tg = empty if fly else (T.adj[p] & empty)
-                while tg:
-                    tb = tg & -tg
-                    tg ^= tb
-                    anymove = True
-                    M2 = (M ^ fb) | tb
-                    if closed_mills(T, M2, ctz(tb)) == 0:
-                        nonrem += 1
-                        continue
-                    if o - 1 < LOSE_BELOW:  # the removal ends the game: the child is lost in 0
-                        best_win = 1
-                        worst = max(worst, 1)
-                        continue
-                    orb, s, rep, stab = anchor(T, Ob, m, M2)
-                    rm = removable(T, O)
-                    while rm:
-                        xb = rm & -rm
-                        rm ^= xb
-                        r = ranked(T, s, rep, stab, sym_image(T, s, O ^ xb))
-                        j = orb * cblock + r
-                        level = np.int64(child_dtw[j]) + 1
-                        if halved:
-                            level += np.int64(child_dtw[j]) + (child_vals[j] == WIN)
-                        if child_vals[j] == LOSS and level < best_win:
-                            best_win = level
-                        if level > worst:
-                            worst = level
+            for x in range(nk):
+                j = kids[x]
+                if j == END:  # the removal ends the game: the child is lost in 0
+                    best_win = 1
+                    worst = max(worst, 1)
+                    continue
+                level = np.int64(child_dtw[j]) + 1
+                if halved:
+                    level += np.int64(child_dtw[j]) + (child_vals[j] == WIN)
+                if child_vals[j] == LOSS and level < best_win:
+                    best_win = level
+                if level > worst:
+                    worst = level
             if v == WIN:
                 st[g] = WINFLAG
                 exits[g] = best_win
@@ -156,19 +133,3 @@ def promote(st, exits, d, sflags_d, flags):
                 hit = True
         if hit:
             flags[b] = 1
-
-
-@njit(parallel=True, **_NJ)
-def longest(values, dtw, code, nchunk, out):
-    """Per chunk c: ``out[c] = (largest dtw of a slot whose value is code, that slot)``, -1 and
-    -1 where the chunk has none (the caller takes the best chunk)."""
-    n = values.shape[0]
-    for c in prange(nchunk):
-        best = -1
-        slot = -1
-        for i in range(n * c // nchunk, n * (c + 1) // nchunk):
-            if values[i] == code and np.int64(dtw[i]) > best:
-                best = np.int64(dtw[i])
-                slot = i
-        out[c, 0] = best
-        out[c, 1] = slot

@@ -1,4 +1,4 @@
-"""Preparing value and distance planes for the file (numba)."""
+"""Preparing value and distance planes for the file, and the statistics its header states (numba)."""
 
 from __future__ import annotations
 
@@ -186,3 +186,19 @@ def select_fill(values, plane, drawn, shift, chunk, starts, out):
             if (values[i] == 0) == drawn:
                 out[j] = plane[i] >> shift
                 j += 1
+
+
+@njit(parallel=True, **_NJ)
+def longest(values, dtw, code, nchunk, out):
+    """Per chunk c: ``out[c] = (largest dtw of a slot whose value is code, that slot)``, -1 and
+    -1 where the chunk has none (the caller takes the best chunk)."""
+    n = values.shape[0]
+    for c in prange(nchunk):
+        best = -1
+        slot = -1
+        for i in range(n * c // nchunk, n * (c + 1) // nchunk):
+            if values[i] == code and np.int64(dtw[i]) > best:
+                best = np.int64(dtw[i])
+                slot = i
+        out[c, 0] = best
+        out[c, 1] = slot

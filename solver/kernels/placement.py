@@ -32,9 +32,10 @@ import numpy as np
 from numba import njit, prange
 
 from ..codes import DRAW, DV0, LOSS, ONGOING, WIN
-from .bitboard import closed_mills, count_result, no_removal, removal_turns, switches
+from .bitboard import MAX_TURNS, count_result, switches
 from .bits import ctz, popcount, prefetch
 from .hashing import anchor, colex_rank, compress, expand, index_one, ranked, sym_image
+from .turns import placements
 
 _NJ = dict(cache=True, nogil=True)
 _BIG = 1 << 30
@@ -75,8 +76,7 @@ def placement_sweep(T, Ob, dm, m, o, hm, ho, r_lo, r_hi, out, cinfo, c0, c1, c2,
     for c in prange(nchunk):
         a = r_lo + span * c // nchunk
         b = r_lo + span * (c + 1) // nchunk
-        sets = np.empty((64, 3), dtype=np.int64)
-        q_closed = np.zeros(n, dtype=np.int64)
+        turns = np.empty((MAX_TURNS, 3), dtype=np.int64)
         q_orbit = np.zeros(n, dtype=np.int64)
         q_s = np.zeros(n, dtype=np.int64)
         q_rep = np.zeros(n, dtype=np.int64)
@@ -101,10 +101,8 @@ def placement_sweep(T, Ob, dm, m, o, hm, ho, r_lo, r_hi, out, cinfo, c0, c1, c2,
                 qb = f & -f
                 f ^= qb
                 q = ctz(qb)
-                M2 = M | qb
-                q_closed[q] = closed_mills(T, M2, q)
                 if switched:
-                    orb, s, rep, stab = anchor(T, Ob, m + 1, M2)
+                    orb, s, rep, stab = anchor(T, Ob, m + 1, M | qb)
                     q_orbit[q] = orb
                     q_s[q] = s
                     q_rep[q] = rep
@@ -136,82 +134,73 @@ def placement_sweep(T, Ob, dm, m, o, hm, ho, r_lo, r_hi, out, cinfo, c0, c1, c2,
                     prev = O
                 slot = index_one(T, Ob, M, O)
                 prefetch(out, slot)  # the write at the end then finds its line in cache
-                empty = free & ~O
                 best_win = _BIG
                 worst_loss = -1
                 draw = False
-                moves = 0
                 best_win_w = _BIG
                 worst_w = 0
                 best_dv = -_BIG
-                e = empty
-                while e:
-                    qb = e & -e
-                    e ^= qb
-                    q = ctz(qb)
-                    moves += 1
-                    M2 = M | qb
-                    closed = q_closed[q]
-                    ns = removal_turns(T, dm, O, -1, 0, closed, sets, 0) if closed else no_removal(sets)
-                    for si in range(ns):
-                        R = sets[si, 2]
-                        k = popcount(R)
-                        O2 = O ^ R
-                        moved = cinfo[k, 2] == 1
-                        # the child's value for its side to move, and its distance
-                        r = ONGOING
-                        if moved:
-                            if switched:
-                                r = count_result(o - k, m + 1)
-                            else:
-                                r = count_result(m + 1, o - k)
-                        w = np.int64(0)
-                        dv = np.int64(0)
-                        if r != ONGOING:
-                            v = np.int64(r)
-                            d = np.int64(0)
-                        else:
-                            if not switched:
-                                j = index_one(T, Ob, M2, O2)
-                            elif q_stab[q] == 1:
-                                mapped = img[q]
-                                while R:
-                                    rb = R & -R
-                                    R ^= rb
-                                    mapped ^= bit[ctz(rb), q]
-                                j = q_orbit[q] * blocks[k] + colex_rank(T, mapped)
-                            else:
-                                j = q_orbit[q] * blocks[k] + ranked(
-                                    T, q_s[q], q_rep[q], q_stab[q], sym_image(T, q_s[q], O2))
-                            byte = _at(k, c0, c1, c2, j)
-                            v = byte & 3
-                            d = byte >> 2
-                            if with_dtw:
-                                w = _at(k, w0, w1, w2, j)
-                            if with_dv:
-                                dv = _at(k, v0, v1, v2, j) - DV0
-                        dd = 1 if (k > 0 or moved) else d + 1
+                nt = placements(T, dm, M, O, turns)
+                for u in range(nt):
+                    q = turns[u, 1]
+                    R = turns[u, 2]
+                    k = popcount(R)
+                    O2 = O ^ R
+                    moved = cinfo[k, 2] == 1
+                    # the child's value for its side to move, and its distance
+                    r = ONGOING
+                    if moved:
                         if switched:
-                            if v == WIN:
-                                v = LOSS
-                            elif v == LOSS:
-                                v = WIN
+                            r = count_result(o - k, m + 1)
+                        else:
+                            r = count_result(m + 1, o - k)
+                    w = np.int64(0)
+                    dv = np.int64(0)
+                    if r != ONGOING:
+                        v = np.int64(r)
+                        d = np.int64(0)
+                    else:
+                        if not switched:
+                            j = index_one(T, Ob, M | (np.int64(1) << q), O2)
+                        elif q_stab[q] == 1:
+                            mapped = img[q]
+                            while R:
+                                rb = R & -R
+                                R ^= rb
+                                mapped ^= bit[ctz(rb), q]
+                            j = q_orbit[q] * blocks[k] + colex_rank(T, mapped)
+                        else:
+                            j = q_orbit[q] * blocks[k] + ranked(
+                                T, q_s[q], q_rep[q], q_stab[q], sym_image(T, q_s[q], O2))
+                        byte = _at(k, c0, c1, c2, j)
+                        v = byte & 3
+                        d = byte >> 2
+                        if with_dtw:
+                            w = _at(k, w0, w1, w2, j)
+                        if with_dv:
+                            dv = _at(k, v0, v1, v2, j) - DV0
+                    dd = 1 if (k > 0 or moved) else d + 1
+                    if switched:
                         if v == WIN:
-                            if dd < best_win:
-                                best_win = dd
-                            if w + 1 < best_win_w:
-                                best_win_w = w + 1
-                        elif v == DRAW:
-                            draw = True
-                            if switched:
-                                dv = -dv
-                            if dv > best_dv:
-                                best_dv = dv
-                        elif dd > worst_loss:
-                            worst_loss = dd
-                        if w + 1 > worst_w:
-                            worst_w = w + 1
-                if moves == 0:
+                            v = LOSS
+                        elif v == LOSS:
+                            v = WIN
+                    if v == WIN:
+                        if dd < best_win:
+                            best_win = dd
+                        if w + 1 < best_win_w:
+                            best_win_w = w + 1
+                    elif v == DRAW:
+                        draw = True
+                        if switched:
+                            dv = -dv
+                        if dv > best_dv:
+                            best_dv = dv
+                    elif dd > worst_loss:
+                        worst_loss = dd
+                    if w + 1 > worst_w:
+                        worst_w = w + 1
+                if nt == 0:
                     res = LOSS
                 elif best_win < _BIG:
                     res = WIN | (best_win << 2)

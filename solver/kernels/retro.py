@@ -34,14 +34,15 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, prange
 
-from .bitboard import closed_mills, in_mills, removable
+from .bitboard import in_mills
 from .bits import ctz, prefetch
 from .hashing import anchor, ranked, sym_image, unindex_one
+from .turns import END, kid_buffer, movement_children
 
 _NJ = dict(cache=True, nogil=True)
 
 BLOCK = 1 << 14
-from ..codes import LOSE_BELOW, LOSS, UNUSED, WIN
+from ..codes import LOSS, UNUSED, WIN
 
 DRAWCONV = 1 << 9
 COUNT_MAX = 127
@@ -57,8 +58,6 @@ P_M, P_O, P_OFF, P_SLOTS, P_TARGET = 0, 1, 2, 3, 4
 def count_pass(T, Ob, flying, m, o, off, slots, st, flag0, flag1, child, lo_blk, hi_blk, errors):
     """Phase 1 for the blocks [lo_blk, hi_blk) of part (m, o); ``child``: values (0 draw,
     1 win, 2 loss) of subspace (o-1, m), empty when a removal ends the game."""
-    n = T.n
-    cblock = T.binom[n - m, o - 1]
     end = off + slots
     for bi in prange(hi_blk - lo_blk):
         b = lo_blk + bi
@@ -66,55 +65,31 @@ def count_pass(T, Ob, flying, m, o, off, slots, st, flag0, flag1, child, lo_blk,
         g1 = min(g0 + BLOCK, end)
         has0 = False
         has1 = False
+        kids = kid_buffer()
         for g in range(g0, g1):
             M, O, used = unindex_one(T, Ob, m, o, g - off)
             if not used:
                 st[g] = UNUSED
                 continue
-            empty = T.full & ~(M | O)
-            fly = flying and m == 3
-            nonrem = 0
+            moves, nonrem, nk = movement_children(T, Ob, flying, m, o, M, O, kids)
             win = False
             drawc = False
-            anymove = False
-            src = M
-            while src:
-                fb = src & -src
-                src ^= fb
-                p = ctz(fb)
-                tg = empty if fly else (T.adj[p] & empty)
-                while tg:
-                    tb = tg & -tg
-                    tg ^= tb
-                    anymove = True
-                    M2 = (M ^ fb) | tb
-                    if closed_mills(T, M2, ctz(tb)) == 0:
-                        nonrem += 1
-                        continue
-                    if o - 1 < LOSE_BELOW:
-                        win = True
-                        break
-                    orb, s, rep, stab = anchor(T, Ob, m, M2)
-                    rm = removable(T, O)
-                    while rm:
-                        xb = rm & -rm
-                        rm ^= xb
-                        r = ranked(T, s, rep, stab, sym_image(T, s, O ^ xb))
-                        v = child[orb * cblock + r]
-                        if v == LOSS:
-                            win = True
-                            break
-                        if v == 0:
-                            drawc = True
-                    if win:
-                        break
-                if win:
+            for x in range(nk):
+                j = kids[x]
+                if j == END:
+                    win = True
                     break
+                v = child[j]
+                if v == LOSS:
+                    win = True
+                    break
+                if v == 0:
+                    drawc = True
             if win:
                 st[g] = (1 << 2) | WIN
                 has1 = True
             elif nonrem == 0:
-                if not anymove:
+                if moves == 0:
                     st[g] = LOSS
                     has0 = True
                 elif drawc:

@@ -14,9 +14,10 @@ import numpy as np
 from numba import njit
 
 from ..codes import DRAW, LOSS, ONGOING, WIN
-from .bitboard import closed_mills, count_result, no_removal, removal_turns, switches
+from .bitboard import MAX_TURNS, closed_mills, count_result, switches
 from .bits import ctz, popcount
 from .hashing import index_one
+from .turns import placements
 
 _NJ = dict(cache=True, nogil=True)
 MAXD = 32
@@ -75,7 +76,7 @@ def search(T, Ob, dm, M0, O0, hm0, ho0, mv_packed, mv_off, tt_keys, tt_vals, sta
     best = np.zeros(MAXD, np.int64)
     keys = np.zeros(MAXD, np.int64)
     sw = np.zeros(MAXD, np.bool_)
-    sets = np.empty((64, 3), np.int64)
+    turns = np.empty((MAX_TURNS, 3), np.int64)
 
     sM[0], sO[0], shm[0], sho[0] = M0, O0, hm0, ho0
     alpha[0], beta[0] = -1, 1
@@ -122,20 +123,14 @@ def search(T, Ob, dm, M0, O0, hm0, ho0, mv_packed, mv_off, tt_keys, tt_vals, sta
                     e ^= qb
                     if closed_mills(T, O | qb, ctz(qb)):
                         threat |= qb
-                n = 0
-                e = empty
-                while e:
-                    qb = e & -e
-                    e ^= qb
-                    q = ctz(qb)
-                    closed = closed_mills(T, M | qb, q)
-                    ns = removal_turns(T, dm, O, -1, 0, closed, sets, 0) if closed else no_removal(sets)
-                    base = 1000 * closed + (100 if threat & qb else 0) + popcount(T.adj[q])
-                    for i in range(ns):
-                        moves[d, n, 0] = qb
-                        moves[d, n, 1] = sets[i, 2]
-                        score[n] = base
-                        n += 1
+                n = placements(T, dm, M, O, turns)
+                for i in range(n):
+                    q = turns[i, 1]
+                    qb = np.int64(1) << q
+                    moves[d, i, 0] = qb
+                    moves[d, i, 1] = turns[i, 2]
+                    score[i] = (1000 * closed_mills(T, M | qb, q) + (100 if threat & qb else 0)
+                                + popcount(T.adj[q]))
                 # insertion sort by score, best first
                 for i in range(1, n):
                     j = i

@@ -1,4 +1,6 @@
-"""Forward consistency check of stored values (numba). Shares no code with the propagation.
+"""Forward consistency check of stored values (numba). Shares no code with the solver's kernels:
+its turns come from ``bitboard.gen_turns`` and ``apply_turn``, its slots from
+``hashing.index_one`` (the solver's from ``turns.py``; tests/test_architecture.py keeps it so).
 
 For every position it generates the moves, looks up each result's stored value and distance,
 and recomputes what the position must be: a win in the least dtc over winning moves, else a
@@ -17,9 +19,9 @@ import numpy as np
 from numba import njit, prange
 
 from ..codes import DRAW, DV0, LOSE_BELOW, LOSS, ONGOING, WIN
-from .bitboard import MAX_TURNS, apply_turn, closed_mills, count_result, gen_turns, removable
-from .bits import ctz, popcount
-from .hashing import anchor, index_one, ranked, sym_image, unindex_one
+from .bitboard import MAX_TURNS, apply_turn, count_result, gen_turns
+from .bits import popcount
+from .hashing import index_one, unindex_one
 
 _NJ = dict(cache=True, nogil=True)
 BIG = 1 << 30
@@ -48,14 +50,13 @@ def check_movement(T, Ob, flying, m, o, vals, dtc, sib_vals, sib_dtc, child_vals
     The distance checked is dtc when ``child_dist`` is empty (a removal is a conversion: 1),
     and dtw when it holds the dtw plane of (o-1, m) (``dtc``/``sib_dtc`` then the dtw planes of
     the pair): a removal then counts 1 + the distance of the position it leads to."""
-    n = T.n
-    sblock = T.binom[n - m, o]
-    cblock = T.binom[n - m, o - 1]
     nchunk = bad_count.shape[0]
     span = slots.shape[0]
+    ends = o - 1 < LOSE_BELOW
     for c in prange(nchunk):
         a = span * c // nchunk
         b = span * (c + 1) // nchunk
+        turns = np.empty((MAX_TURNS, 3), dtype=np.int64)
         nbad = 0
         first = -1
         for t in range(a, b):
@@ -63,51 +64,31 @@ def check_movement(T, Ob, flying, m, o, vals, dtc, sib_vals, sib_dtc, child_vals
             M, O, used = unindex_one(T, Ob, m, o, i)
             if not used:
                 continue
-            empty = T.full & ~(M | O)
-            fly = flying and m == 3
             best_win = BIG
             worst_loss = -1
             draw = False
-            moves = 0
-            src = M
-            while src:
-                fb = src & -src
-                src ^= fb
-                tg = empty if fly else (T.adj[ctz(fb)] & empty)
-                while tg:
-                    tb = tg & -tg
-                    tg ^= tb
-                    moves += 1
-                    M2 = (M ^ fb) | tb
-                    orb, s, rep, stab = anchor(T, Ob, m, M2)
-                    if closed_mills(T, M2, ctz(tb)) == 0:
-                        j = orb * sblock + ranked(T, s, rep, stab, sym_image(T, s, O))
-                        v = sib_vals[j]
-                        d = np.int64(sib_dtc[j]) + 1
-                        if limit >= 0 and d > limit:
-                            v = DRAW  # at counter 1 the limit comes first
-                        if v == LOSS:
-                            best_win = min(best_win, d)
-                        elif v == DRAW:
-                            draw = True
-                        else:
-                            worst_loss = max(worst_loss, d)
-                    elif o - 1 < LOSE_BELOW:
-                        best_win = 1
-                    else:
-                        rm = removable(T, O)
-                        while rm:
-                            xb = rm & -rm
-                            rm ^= xb
-                            j = orb * cblock + ranked(T, s, rep, stab, sym_image(T, s, O ^ xb))
-                            v = child_vals[j]
-                            d = 1 if child_dist.shape[0] == 0 else np.int64(child_dist[j]) + 1
-                            if v == LOSS:
-                                best_win = min(best_win, d)
-                            elif v == DRAW:
-                                draw = True
-                            else:
-                                worst_loss = max(worst_loss, d)
+            moves = gen_turns(T, flying, 1, M, O, 0, 0, turns)
+            for u in range(moves):
+                removed = turns[u, 2]
+                if removed != 0 and ends:
+                    best_win = 1
+                    continue
+                cM, cO, _, _, _ = apply_turn(M, O, 0, 0, turns[u, 0], turns[u, 1], removed)
+                j = index_one(T, Ob, cM, cO)
+                if removed == 0:
+                    v = sib_vals[j]
+                    d = np.int64(sib_dtc[j]) + 1
+                    if limit >= 0 and d > limit:
+                        v = DRAW  # at counter 1 the limit comes first
+                else:
+                    v = child_vals[j]
+                    d = 1 if child_dist.shape[0] == 0 else np.int64(child_dist[j]) + 1
+                if v == LOSS:
+                    best_win = min(best_win, d)
+                elif v == DRAW:
+                    draw = True
+                else:
+                    worst_loss = max(worst_loss, d)
             ev, ed = minimax(moves, best_win, draw, worst_loss)
             sv = vals[i]
             ok = sv == ev and (ev == DRAW or np.int64(dtc[i]) == ed)
@@ -212,14 +193,13 @@ def check_draws_movement(T, Ob, flying, m, o, vals, dv, dd, rank, sib_vals, sib_
     draw distance is 0 where V is the rank, else 1 + the least (V above the rank) or largest
     (below) over the moves that give V of the sibling's draw distance, a removal counting 0.
     Distances so checked make every value above or below the rank well founded."""
-    n = T.n
-    sblock = T.binom[n - m, o]
-    cblock = T.binom[n - m, o - 1]
     nchunk = bad_count.shape[0]
     span = slots.shape[0]
+    ends = o - 1 < LOSE_BELOW
     for c in prange(nchunk):
         a = span * c // nchunk
         b = span * (c + 1) // nchunk
+        turns = np.empty((MAX_TURNS, 3), dtype=np.int64)
         nbad = 0
         first = -1
         for t in range(a, b):
@@ -234,41 +214,27 @@ def check_draws_movement(T, Ob, flying, m, o, vals, dv, dd, rank, sib_vals, sib_
                 best = -BIG
                 lo = BIG  # least and largest distance over the moves that give v
                 hi = -1
-                empty = T.full & ~(M | O)
-                fly = flying and m == 3
-                src = M
-                while src:
-                    fb = src & -src
-                    src ^= fb
-                    tg = empty if fly else (T.adj[ctz(fb)] & empty)
-                    while tg:
-                        tb = tg & -tg
-                        tg ^= tb
-                        M2 = (M ^ fb) | tb
-                        orb, s, rep, stab = anchor(T, Ob, m, M2)
-                        if closed_mills(T, M2, ctz(tb)) == 0:
-                            j = orb * sblock + ranked(T, s, rep, stab, sym_image(T, s, O))
-                            if sib_vals[j] != DRAW:
-                                continue
-                            x = -(np.int64(sib_dv[j]) - DV0)
-                            d = np.int64(sib_dd[j]) + 1
-                            if x > best:
-                                best, lo, hi = x, d, d
-                            elif x == best:
-                                lo, hi = min(lo, d), max(hi, d)
-                        elif o - 1 >= LOSE_BELOW:
-                            rm = removable(T, O)
-                            while rm:
-                                xb = rm & -rm
-                                rm ^= xb
-                                j = orb * cblock + ranked(T, s, rep, stab, sym_image(T, s, O ^ xb))
-                                if child_vals[j] != DRAW:
-                                    continue
-                                x = -(np.int64(child_dv[j]) - DV0)
-                                if x > best:
-                                    best, lo, hi = x, 1, 1
-                                elif x == best:
-                                    lo, hi = min(lo, 1), max(hi, 1)
+                nt = gen_turns(T, flying, 1, M, O, 0, 0, turns)
+                for u in range(nt):
+                    removed = turns[u, 2]
+                    if removed != 0 and ends:
+                        continue  # (wins: never a drawn position's move)
+                    cM, cO, _, _, _ = apply_turn(M, O, 0, 0, turns[u, 0], turns[u, 1], removed)
+                    j = index_one(T, Ob, cM, cO)
+                    if removed == 0:
+                        if sib_vals[j] != DRAW:
+                            continue
+                        x = -(np.int64(sib_dv[j]) - DV0)
+                        d = np.int64(sib_dd[j]) + 1
+                    else:
+                        if child_vals[j] != DRAW:
+                            continue
+                        x = -(np.int64(child_dv[j]) - DV0)
+                        d = 1  # a removal counts 0 plies of draw distance beyond itself
+                    if x > best:
+                        best, lo, hi = x, d, d
+                    elif x == best:
+                        lo, hi = min(lo, d), max(hi, d)
                 want = 0 if best == rank else (lo if best > rank else hi)
                 ok = dv[i] != 0 and v == best and np.int64(dd[i]) == want
             if not ok:

@@ -1,0 +1,110 @@
+"""The solver's turn generator (numba): the one place where the solving kernels learn the turns of
+a position and where its children lie in the perfect hash.
+
+Every forward step of the solver goes through here: the count phases of the values, dtw and
+draw-value passes (``movement_children``), the placement sweep and the placement search
+(``placements``). The backward step (un-moves, ``retro.emit``) is the only other statement of
+the movement rules in the solver. The verifier does not use this module: it takes its turns from
+``bitboard.gen_turns`` and its slots from ``hashing.index_one`` (tests/test_architecture.py
+checks that it imports nothing of the solver), so the two routes check each other.
+
+Contracts (arrays and scalars in, a buffer the caller owns written):
+
+- ``movement_children(T, Ob, flying, m, o, M, O, kids)`` for a movement position of subspace
+  (m, o) (mover mask ``M``, opponent mask ``O``): returns ``(moves, quiet, nkids)``. ``moves``
+  counts every slide (or flight, when the mover flies); ``quiet`` those that close no mill,
+  whose children lie in the sibling subspace (o, m) and which the retrograde reaches backwards;
+  ``kids[:nkids]`` are the children of the moves that close a mill, one per piece the mover may
+  remove: the child's slot in subspace (o - 1, m), or ``END`` when the removal leaves the
+  opponent too few pieces (the turn ends the game, won for the mover).
+- ``placements(T, dm, M, O, rows)`` for a placement turn (the mover has a piece in hand):
+  returns the number of turns, written as turn rows ``(-1, to, removed)`` like
+  ``bitboard.gen_turns``': the point placed on and the mask of the pieces removed (0 for none),
+  one row per set of pieces the rules let it remove (``bitboard.removal_turns``).
+
+The rules themselves (which mills a move closes, which pieces may be removed, who flies) are the
+primitives of ``bitboard.py``, shared with the verifier's generator: a rule is stated once.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from ..codes import FLY_AT, LOSE_BELOW
+from .bitboard import MAX_TURNS, closed_mills, removable, removal_turns
+from .bits import ctz
+from .hashing import anchor, ranked, sym_image
+
+_NJ = dict(cache=True, nogil=True)
+
+#: a removal child that is no position: the turn ends the game (won for the side that moved)
+END = -1
+#: room for the removal children of one movement position, or the placement turns of one
+MAX_KIDS = MAX_TURNS
+
+
+@njit(inline="always", **_NJ)
+def kid_buffer():
+    """A buffer for ``movement_children`` (a kernel allocates one per thread, outside its loop)."""
+    return np.empty(MAX_KIDS, dtype=np.int64)
+
+
+@njit(inline="always", **_NJ)
+def movement_children(T, Ob, flying, m, o, M, O, kids):
+    """(moves, quiet, nkids) of movement position (M, O) of subspace (m, o); the removal
+    children's slots in (o - 1, m), or END, in ``kids[:nkids]`` (module docstring)."""
+    empty = T.full & ~(M | O)
+    fly = flying and m == FLY_AT
+    ends = o - 1 < LOSE_BELOW
+    cblock = T.binom[T.n - m, o - 1]
+    moves = 0
+    quiet = 0
+    nk = 0
+    src = M
+    while src:
+        fb = src & -src
+        src ^= fb
+        tg = empty if fly else (T.adj[ctz(fb)] & empty)
+        while tg:
+            tb = tg & -tg
+            tg ^= tb
+            moves += 1
+            M2 = (M ^ fb) | tb
+            if closed_mills(T, M2, ctz(tb)) == 0:
+                quiet += 1
+                continue
+            if ends:
+                kids[nk] = END
+                nk += 1
+                continue
+            orb, s, rep, stab = anchor(T, Ob, m, M2)
+            base = orb * cblock
+            rm = removable(T, O)
+            while rm:
+                xb = rm & -rm
+                rm ^= xb
+                kids[nk] = base + ranked(T, s, rep, stab, sym_image(T, s, O ^ xb))
+                nk += 1
+    return moves, quiet, nk
+
+
+@njit(inline="always", **_NJ)
+def placements(T, dm, M, O, rows):
+    """Number of placement turns of the mover (masks ``M``, ``O``), written into ``rows`` as
+    (-1, to, removed) (module docstring); ``dm``: pieces removed by a double mill."""
+    n = 0
+    e = T.full & ~(M | O)
+    while e:
+        qb = e & -e
+        e ^= qb
+        q = ctz(qb)
+        closed = closed_mills(T, M | qb, q)
+        if closed == 0:
+            rows[n, 0] = -1
+            rows[n, 1] = q
+            rows[n, 2] = 0
+            n += 1
+        else:
+            n = removal_turns(T, dm, O, -1, q, closed, rows, n)
+    return n
