@@ -8,8 +8,8 @@ import sys
 
 import click
 
-from morris import reports
-from morris.position import Position
+from morris.apps import reports
+from morris.core.position import Position
 
 from .options import (Number, ask_line, echo_lines, lookup_db_option, make_variant, open_lookup,
                       search_option, seed_option, variant_options)
@@ -28,7 +28,7 @@ PLAYERS = ("perfect, perfect:replies (the perfect player without draw values), r
 def line(position, db, as_json, seed, **kw):
     """The perfect-play line from POSITION to the end of the game (a draw: to a threefold
     repetition), one move per line with its value, dtw and dtc for the side playing it."""
-    from morris.bot import perfect_line
+    from morris.apps.bot import perfect_line
 
     pos = Position.parse(position, make_variant(kw))
     with open_lookup(db) as tb:
@@ -52,11 +52,11 @@ def play(position, db, side, opponent, seed, use_search, **kw):
 
     Type moves as tokens (d2, d2-d3, g1xd2); a move that closes a mill asks which piece to
     remove when you leave the removal out. 'moves' lists the legal moves, 'quit' ends."""
-    from morris.console import ConsoleGame
-    from morris.game import Game
-    from morris.position import COLOR_NAMES
+    from morris.apps.console import ConsoleGame
+    from morris.core.game import Game
+    from morris.core.position import COLOR_NAMES
 
-    from morris.players import make_player
+    from morris.apps.players import make_player
 
     game = Game(Position.parse(position, make_variant(kw)))
     with open_lookup(db, use_search) as tb:
@@ -80,7 +80,7 @@ def play(position, db, side, opponent, seed, use_search, **kw):
 def match(a_spec, b_spec, games, max_plies, db, as_json, seed, **kw):
     """Play A against B from the start; print A's wins, draws and losses, its score and the
     95% interval."""
-    from morris.players import make_player, play_match
+    from morris.apps.players import make_player, play_match
 
     variant = make_variant(kw)
     with open_lookup(db) as tb:

@@ -1,5 +1,5 @@
 """``morris``: the command-line face of the toolkit. Each command parses its options, calls the
-library and prints what morris.reports makes of the result.
+library and prints what morris.apps.reports makes of the result.
 
 Errors are printed on one line as ``ErrorName: message`` (errors.py): the user's input exits
 with status 2, a missing or damaged database file with 3 (options.py).
@@ -12,14 +12,14 @@ import sys
 
 import click
 
-from morris import reports
-from morris.advice import error_line
-from morris.errors import MorrisError, UsageError
-from morris.position import Position
+from morris.apps import reports
+from morris.apps.advice import error_line
+from morris.core.errors import MorrisError, UsageError
+from morris.core.position import Position
 
 from .options import (Dir, MorrisGroup, Number, OutFile, db_option, echo_lines, lookup_db_option,
-                      make_variant, open_lookup, quiet_option, reporter_of, say_search,
-                      search_option, seed_option, variant_options)
+                      make_variant, open_lookup, quiet_option, reporter_of, say_search, search_option,
+                      seed_option, variant_options)
 
 
 @click.group(cls=MorrisGroup, context_settings={"help_option_names": ["-h", "--help"]})
@@ -46,8 +46,8 @@ def show(position, svg_path, flip, last_move, **kw):
     if (last_move or flip) and not svg_path:
         raise UsageError("--last and --flip draw the SVG picture: give --svg FILE too")
     if svg_path:
-        from morris.atomic import write_atomic
-        from morris.svg import board_svg
+        from morris.core.atomic import write_atomic
+        from morris.apps.svg import board_svg
 
         write_atomic(svg_path, board_svg(pos, flipped=flip, last_move=last_move).encode())
         click.echo(f"wrote {svg_path}", err=True)
@@ -74,7 +74,7 @@ def moves(position, as_json, **kw):
 @variant_options
 def perft(position, depth, python, divide, **kw):
     """Count the sequences of DEPTH turns from POSITION."""
-    from morris.perft import report
+    from morris.hashing.perft import report
 
     lines, seconds = report(Position.parse(position, make_variant(kw)), depth, divide, python)
     echo_lines(lines)
@@ -122,8 +122,8 @@ def solve(subspace_names, out, phase, max_pieces, jobs, dask_address, show_plan,
     side). Dependencies are solved first, each as soon as its inputs exist; complete files are
     kept, so an interrupted run resumes where it stopped.
     """
-    from morris import schedule
-    from morris.subspaces import Subspace
+    from morris.solving import schedule
+    from morris.hashing.subspaces import Subspace
 
     variant = make_variant(kw)
     targets = [Subspace.parse(name) for name in subspace_names] or None
@@ -155,7 +155,7 @@ def solve(subspace_names, out, phase, max_pieces, jobs, dask_address, show_plan,
 @variant_options
 def verify_draw(db, method, as_json, quiet, progress, **kw):
     """Compute the value of the start position, and say how."""
-    from morris.start_value import start_value
+    from morris.apps.start_value import start_value
 
     r = start_value(make_variant(kw), db, method, reporter_of(quiet, progress))
     if as_json:
@@ -208,10 +208,10 @@ def query(positions, db, as_json, use_search, **kw):
 def stats(db, as_json, plot_path):
     """Per subspace: positions, wins, draws and losses for the side to move, longest win and
     loss, file size and bits per position."""
-    from morris.folders import find_tables
+    from morris.database.folders import find_tables
 
     if plot_path:
-        from morris.plots import plot_distances
+        from morris.apps.plots import plot_distances
 
         n = plot_distances(find_tables(db), plot_path)
         click.echo(f"wrote {plot_path} ({n} subspace{'s' * (n != 1)})", err=True)
@@ -234,7 +234,7 @@ def stats(db, as_json, plot_path):
 def verify(db, checksums_only, sample, quiet, progress):
     """Check every file's checksum, then recompute every stored value from the stored values
     of its successors (a forward check independent of the solver). Exit 0 only when all agree."""
-    from morris.verify import verify as run
+    from morris.solving.verify import verify as run
 
     report = run(db, reporter_of(quiet, progress), forward=not checksums_only, sample=sample)
     echo_lines(reports.verify_lines(report))
@@ -252,7 +252,7 @@ def verify(db, checksums_only, sample, quiet, progress):
 @variant_options
 def bestmove(position, db, as_json, seed, use_search, **kw):
     """The perfect player's move in POSITION, with its value and distance."""
-    from morris.bot import PerfectPlayer, bestmove_json
+    from morris.apps.bot import PerfectPlayer, bestmove_json
 
     variant = make_variant(kw)
     pos = Position.parse(position, variant)
@@ -271,7 +271,7 @@ def bestmove(position, db, as_json, seed, use_search, **kw):
 @variant_options
 def engine(db, use_search, **kw):
     """Speak the UCI-style engine protocol of Sanmill on stdin/stdout."""
-    from morris.engine import run
+    from morris.apps.engine import run
 
     run(db, make_variant(kw), use_search=use_search)
 
@@ -284,7 +284,7 @@ def engine(db, use_search, **kw):
 def serve(db, host, port, quiet):
     """Serve the databases over HTTP: the explorer at / and a JSON API (/api/probe,
     /api/bestmove; described at /openapi.json). Needs the web extra."""
-    from morris.server import serve as run
+    from morris.apps.server import serve as run
 
     def ready(url):
         click.echo(f"serving {db or 'the shipped data'}: explorer at {url}, API at {url}api/probe?position=... (Ctrl-C stops)", err=True)

@@ -1,5 +1,5 @@
-"""The options the commands share, the types that check them (through morris.inputs), and the
-one handler that turns an error into a line and an exit status (morris.errors)."""
+"""The options the commands share, the types that check them (through morris.core.inputs), and the
+one handler that turns an error into a line and an exit status (morris.core.errors)."""
 
 from __future__ import annotations
 
@@ -7,9 +7,9 @@ import sys
 
 import click
 
-from morris import reports
-from morris.advice import error_line
-from morris.errors import MorrisError
+from morris.apps import reports
+from morris.apps.advice import error_line
+from morris.core.errors import MorrisError
 
 
 class MorrisGroup(click.Group):
@@ -43,7 +43,7 @@ class MorrisGroup(click.Group):
 
 
 class Number(click.ParamType):
-    """A whole number in ASCII digits within [lo, hi] (morris.inputs.parse_int)."""
+    """A whole number in ASCII digits within [lo, hi] (morris.core.inputs.parse_int)."""
 
     name = "integer"
 
@@ -51,7 +51,7 @@ class Number(click.ParamType):
         self.lo, self.hi = lo, hi
 
     def convert(self, value, param, ctx):
-        from morris.inputs import parse_int
+        from morris.core.inputs import parse_int
 
         try:
             return parse_int(value, "the value", self.lo, self.hi, negative=self.lo is None or self.lo < 0)
@@ -66,7 +66,7 @@ class OutFile(click.ParamType):
     name = "file"
 
     def convert(self, value, param, ctx):
-        from morris.inputs import check_output_file
+        from morris.core.inputs import check_output_file
 
         try:
             check_output_file(value, "the file")
@@ -84,7 +84,7 @@ class Dir(click.ParamType):
         self.exists = exists
 
     def convert(self, value, param, ctx):
-        from morris.inputs import check_output_dir, check_path_text
+        from morris.core.inputs import check_output_dir, check_path_text
 
         import os
 
@@ -121,7 +121,7 @@ def variant_options(f):
 
 
 def make_variant(kw: dict):
-    from morris.variants import get_variant
+    from morris.core.variants import get_variant
 
     return get_variant(kw.pop("variant"), flying=kw.pop("flying"),
                        double_mill_removes=kw.pop("double_mill_removes"),
@@ -153,14 +153,14 @@ def quiet_option(f):
 
 def reporter_of(quiet: bool, progress: bool):
     """The Reporter of a command's ``--quiet`` and ``--progress``."""
-    from morris.progress import Reporter
+    from morris.core.progress import Reporter
 
     return Reporter(quiet=quiet, bars=True if progress else None)
 
 
 def open_lookup(db, use_search=False):
     """The tablebase of a lookup command: ``db``, then the shipped data, then search."""
-    from morris.tablebase import open_tablebase
+    from morris.lookups.tablebase import open_tablebase
 
     return open_tablebase(db, search="always" if use_search else "auto")
 

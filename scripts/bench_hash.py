@@ -16,9 +16,9 @@ import time
 import numba
 import numpy as np
 
-from morris.index import Hasher
-from morris.subspaces import Subspace
-from morris.variants import get_variant
+from morris.hashing.index import Hasher
+from morris.hashing.subspaces import Subspace
+from morris.core.variants import get_variant
 
 
 def main():

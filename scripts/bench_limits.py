@@ -21,7 +21,7 @@ import numpy as np
 
 
 def section_bytes(path, name):
-    from morris.fileformat import TableFile
+    from morris.format.fileformat import TableFile
 
     with TableFile(path) as tf:
         if name not in tf.header["sections"]:
@@ -41,11 +41,11 @@ def main():
 
     import numba
 
-    from morris.folders import table_path
-    from morris.progress import Reporter
-    from morris.schedule import solve
-    from morris.subspaces import movement_subspaces
-    from morris.variants import get_variant
+    from morris.database.folders import table_path
+    from morris.core.progress import Reporter
+    from morris.solving.schedule import solve
+    from morris.hashing.subspaces import movement_subspaces
+    from morris.core.variants import get_variant
 
     limited = get_variant(args.variant, no_removal_limit=args.limit,
                           endgame_no_removal_limit=args.endgame_limit)
@@ -77,7 +77,7 @@ def main():
         runs = ", ".join(f"{x:.1f}" for x in times[k])
         print(f"  {k:<9} median {med[k]:.1f} s ({runs}): {positions / med[k] / cores / 1e6:.2f} M positions/s/core")
     print(f"  limited / unlimited: {med['limited'] / med['unlimited']:.2f}x")
-    from morris.fileformat import TableFile
+    from morris.format.fileformat import TableFile
 
     size = {"unlimited": 0, "limited": 0, "curse": 0}
     rows = []

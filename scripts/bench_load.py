@@ -27,12 +27,12 @@ import urllib.parse
 
 def positions(db, n, seed=1):
     """Random positions of the database's files: movement and placement (compact notation)."""
-    from morris.fileformat import TableFile
-    from morris.folders import find_tables
-    from morris.index import Hasher
-    from morris.position import Position
-    from morris.subspaces import Subspace
-    from morris.variants import BOARDS, variant_from_fields
+    from morris.format.fileformat import TableFile
+    from morris.database.folders import find_tables
+    from morris.hashing.index import Hasher
+    from morris.core.position import Position
+    from morris.hashing.subspaces import Subspace
+    from morris.core.variants import BOARDS, variant_from_fields
 
     rng = random.Random(seed)
     # the rulesets the API names by --variant alone: standard (flying) and six (no flying)

@@ -22,8 +22,8 @@ def main():
     ap.add_argument("--write-doc", action="store_true")
     args = ap.parse_args()
 
-    from morris.perft import perft
-    from morris.position import Position
+    from morris.hashing.perft import perft
+    from morris.core.position import Position
 
     cases = [("start", Position.start(), args.depth),
              ("a1,d1,g1,b2,d2/a7,d7,g7 w (black flies)", Position.parse("a1,d1,g1,b2,d2/a7,d7,g7 w"), 4)]

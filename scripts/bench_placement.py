@@ -24,11 +24,11 @@ def main():
 
     import numba
 
-    from morris import placement
-    from morris.folders import read_planes, table_path
-    from morris.index import Hasher, count_positions
-    from morris.subspaces import Subspace, placement_inputs
-    from morris.variants import get_variant
+    from morris.solving import placement
+    from morris.database.folders import read_planes, table_path
+    from morris.hashing.index import Hasher, count_positions
+    from morris.hashing.subspaces import Subspace, placement_inputs
+    from morris.core.variants import get_variant
 
     if args.threads:
         numba.set_num_threads(args.threads)

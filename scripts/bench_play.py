@@ -23,11 +23,11 @@ def main():
     ap.add_argument("--max-moves", type=int, default=200)
     args = ap.parse_args()
 
-    from morris.bot import PerfectPlayer
-    from morris.game import Game
-    from morris.position import Position
-    from morris.tablebase import open_tablebase
-    from morris.variants import get_variant
+    from morris.apps.bot import PerfectPlayer
+    from morris.core.game import Game
+    from morris.core.position import Position
+    from morris.lookups.tablebase import open_tablebase
+    from morris.core.variants import get_variant
 
     cmd = [sys.executable, "-c", "import sys; from morris.cli.main import main; main(sys.argv[1:])",
            "query", "start"] + (["--db", args.db] if args.db else [])

@@ -24,9 +24,9 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 COLD = r"""
 import sys, time
-from morris.position import Position
-from morris.tablebase import open_tablebase
-from morris.variants import get_variant
+from morris.core.position import Position
+from morris.lookups.tablebase import open_tablebase
+from morris.core.variants import get_variant
 db, text = sys.argv[1], sys.argv[2]
 v = get_variant("standard")
 t0 = time.perf_counter()
@@ -47,12 +47,12 @@ SUFFIXES = {"dtw": ".mtw", "draws": ".mdv"}
 def sample_positions(db, count, seed=1, kinds=()):
     import numpy as np
 
-    from morris.fileformat import TableFile
-    from morris.index import Hasher
-    from morris.subspaces import Subspace
-    from morris.position import Position
-    from morris.variants import get_variant
-    from morris.folders import find_tables
+    from morris.format.fileformat import TableFile
+    from morris.hashing.index import Hasher
+    from morris.hashing.subspaces import Subspace
+    from morris.core.position import Position
+    from morris.core.variants import get_variant
+    from morris.database.folders import find_tables
 
     v = get_variant("standard")
     h = Hasher(v.board)
@@ -80,7 +80,7 @@ def sample_positions(db, count, seed=1, kinds=()):
 
 
 def all_files(db):
-    from morris.folders import find_tables
+    from morris.database.folders import find_tables
 
     return [p for s in (".mtb",) + tuple(SUFFIXES.values()) for p in find_tables(db, s)]
 
@@ -112,7 +112,7 @@ def main():
     ap.add_argument("--draws", action="store_true", help="also probe_draw (subspaces with draw-value files)")
     args = ap.parse_args()
 
-    from morris.tablebase import open_tablebase
+    from morris.lookups.tablebase import open_tablebase
 
     kinds = [k for k in ("dtw", "draws") if getattr(args, k)]
     positions = sample_positions(args.db, args.count + 200, kinds=kinds)

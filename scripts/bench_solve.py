@@ -21,10 +21,10 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 
 def solve_pair_child(out, variant_name, pair):
-    from morris.subspaces import Subspace
-    from morris.progress import Reporter
-    from morris.jobs import MovementPair
-    from morris.variants import get_variant
+    from morris.hashing.subspaces import Subspace
+    from morris.core.progress import Reporter
+    from morris.solving.jobs import MovementPair
+    from morris.core.variants import get_variant
 
     v = get_variant(variant_name)
     info = MovementPair(Subspace.parse(pair)).solve(out, v, Reporter(quiet=True))
@@ -35,7 +35,7 @@ def solve_pair_child(out, variant_name, pair):
 def plane_bits(path):
     import numpy as np
 
-    from morris.fileformat import TableFile
+    from morris.format.fileformat import TableFile
 
     with TableFile(path) as tf:
         p = tf.header["positions"]
@@ -56,11 +56,11 @@ def main():
     if args.child:
         return solve_pair_child(*args.child)
 
-    from morris.folders import table_path
-    from morris.index import Hasher, count_positions
-    from morris.jobs import MovementPair
-    from morris.schedule import plan
-    from morris.variants import get_variant
+    from morris.database.folders import table_path
+    from morris.hashing.index import Hasher, count_positions
+    from morris.solving.jobs import MovementPair
+    from morris.solving.schedule import plan
+    from morris.core.variants import get_variant
 
     import numba
 

@@ -18,9 +18,9 @@ def main():
     ap.add_argument("--db", required=True)
     args = ap.parse_args()
     sys.path.insert(0, ROOT)
-    from morris.errors import MissingSubspaceError
-    from morris.position import Position
-    from morris.tablebase import open_tablebase
+    from morris.core.errors import MissingSubspaceError
+    from morris.core.position import Position
+    from morris.lookups.tablebase import open_tablebase
 
     bad = missing = ok = 0
     with open_tablebase(args.db) as tb, open(os.path.join(ROOT, "data", "reference-positions.tsv")) as f:

@@ -24,12 +24,12 @@ def main():
     ap.add_argument("--write-doc", action="store_true")
     args = ap.parse_args()
 
-    from morris.schedule import solve_placement
-    from morris.position import Position
-    from morris.progress import Reporter
-    from morris.search import PlacementSearch
-    from morris.tablebase import open_tablebase
-    from morris.variants import get_variant
+    from morris.solving.schedule import solve_placement
+    from morris.core.position import Position
+    from morris.core.progress import Reporter
+    from morris.lookups.search import PlacementSearch
+    from morris.lookups.tablebase import open_tablebase
+    from morris.core.variants import get_variant
 
     v = get_variant(args.variant)
     info = solve_placement(args.db, v, reporter=Reporter(quiet=True))

@@ -19,10 +19,10 @@ def main():
     ap.add_argument("--games", type=int, default=20)
     ap.add_argument("--max-plies", type=int, default=400)
     args = ap.parse_args()
-    from morris.players import make_player
-    from morris.position import Position
-    from morris.tablebase import open_tablebase
-    from morris.variants import get_variant
+    from morris.apps.players import make_player
+    from morris.core.position import Position
+    from morris.lookups.tablebase import open_tablebase
+    from morris.core.variants import get_variant
 
     v = get_variant(args.variant)
     where = collections.Counter()

@@ -31,8 +31,8 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 def book_layers(db, variant, kinds):
     """[(plies, subspaces placed in that many plies, the bytes of their files of ``kinds``)]
     from the start onwards."""
-    from morris.position import Position
-    from morris.subspaces import Subspace, layer, placement_closure
+    from morris.core.position import Position
+    from morris.hashing.subspaces import Subspace, layer, placement_closure
 
     start = Position.start(variant)
     top = Subspace(0, 0, start.mover_hand, start.opponent_hand)
@@ -50,9 +50,9 @@ def book_layers(db, variant, kinds):
 def side_kinds(db, variant):
     """The path makers of the kinds of file to ship: values, then dtw and draw values where
     every subspace the start reaches in placement has them."""
-    from morris.folders import draws_path, dtw_path, table_path
-    from morris.position import Position
-    from morris.subspaces import Subspace, placement_closure
+    from morris.database.folders import draws_path, dtw_path, table_path
+    from morris.core.position import Position
+    from morris.hashing.subspaces import Subspace, placement_closure
 
     start = Position.start(variant)
     subs = placement_closure(variant, [Subspace(0, 0, start.mover_hand, start.opponent_hand)])
@@ -100,11 +100,11 @@ def main():
     args = ap.parse_args()
     from make_data import write_checksums
 
-    from morris.fileformat import check_file
-    from morris.position import Position
-    from morris.search import PlacementSearch
-    from morris.tablebase import open_tablebase
-    from morris.variants import get_variant
+    from morris.format.fileformat import check_file
+    from morris.core.position import Position
+    from morris.lookups.search import PlacementSearch
+    from morris.lookups.tablebase import open_tablebase
+    from morris.core.variants import get_variant
 
     v = get_variant("standard")
     kinds = side_kinds(args.db, v)

@@ -28,14 +28,14 @@ def main():
     ap.add_argument("--per-subspace", type=int, default=4)
     args = ap.parse_args()
     sys.path.insert(0, ROOT)
-    from morris.fileformat import TableFile
-    from morris.index import Hasher
-    from morris.subspaces import movement_subspaces
-    from morris.position import Position
-    from morris.progress import Reporter
-    from morris.schedule import solve
-    from morris.tablebase import open_tablebase
-    from morris.variants import get_variant
+    from morris.format.fileformat import TableFile
+    from morris.hashing.index import Hasher
+    from morris.hashing.subspaces import movement_subspaces
+    from morris.core.position import Position
+    from morris.core.progress import Reporter
+    from morris.solving.schedule import solve
+    from morris.lookups.tablebase import open_tablebase
+    from morris.core.variants import get_variant
 
     os.makedirs(DATA, exist_ok=True)
     six = get_variant("six")
@@ -98,7 +98,7 @@ def write_checksums(data) -> int:
 
 
 def tf_anchors(db):
-    from morris.fileformat import TableFile
+    from morris.format.fileformat import TableFile
 
     with TableFile(os.path.join(db, "standard", "3-3.mtb")) as tf:
         return list(tf.anchors)

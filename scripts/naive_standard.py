@@ -431,10 +431,10 @@ def solve(board, top, flying):
 
 
 def compare(db, variant, val, dtw, dv, info):
-    from morris.fileformat import TableFile
-    from morris.folders import draws_path, dtw_path, table_path
-    from morris.index import Hasher
-    from morris.subspaces import Subspace
+    from morris.format.fileformat import TableFile
+    from morris.database.folders import draws_path, dtw_path, table_path
+    from morris.hashing.index import Hasher
+    from morris.hashing.subspaces import Subspace
 
     n, binom, off, full, subs = info
     h = Hasher(variant.board)
@@ -472,7 +472,7 @@ def _positions(idx, m, o, n, full, binom, off):
 
 
 def main(argv=None):
-    from morris.variants import get_variant
+    from morris.core.variants import get_variant
 
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--db", required=True)

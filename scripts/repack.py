@@ -16,9 +16,9 @@ import time
 
 import numpy as np
 
-from morris.fileformat import (DRAWS_LEVEL, LAYOUT_KEYS, SELECT_LEVEL, TableFile, check_file,
-                               write_planes, write_table)
-from morris.folders import DRAWS_SUFFIX, DTW_SUFFIX, find_tables, stored_values, values_beside
+from morris.format.fileformat import (DRAWS_LEVEL, LAYOUT_KEYS, SELECT_LEVEL, TableFile, check_file,
+                                      write_planes, write_table)
+from morris.database.folders import DRAWS_SUFFIX, DTW_SUFFIX, find_tables, stored_values, values_beside
 
 #: kind: (file suffix, its sections, zstd level)
 SIDE = {"dtw": (DTW_SUFFIX, ("dtw",), SELECT_LEVEL), "draw": (DRAWS_SUFFIX, ("dv", "dd"), DRAWS_LEVEL)}
@@ -37,9 +37,9 @@ def repack(path):
 
 def repack_side(path, kind):
     """Rewrite a dtw or draw-value file; returns False where it was in the current layout."""
-    from morris.index import Hasher
-    from morris.subspaces import Subspace
-    from morris.variants import variant_from_fields
+    from morris.hashing.index import Hasher
+    from morris.hashing.subspaces import Subspace
+    from morris.core.variants import variant_from_fields
 
     problem = check_file(path) or check_file(values_beside(path))
     if problem:

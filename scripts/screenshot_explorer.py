@@ -29,10 +29,10 @@ def main():
     from browser import start_browser
     from test_server import start_server
 
-    from morris.atomic import write_atomic
-    from morris.progress import Reporter
-    from morris.schedule import solve
-    from morris.variants import get_variant
+    from morris.core.atomic import write_atomic
+    from morris.core.progress import Reporter
+    from morris.solving.schedule import solve
+    from morris.core.variants import get_variant
 
     db = args.db
     if db is None:

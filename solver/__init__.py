@@ -9,20 +9,27 @@ The public surface, importable as ``morris.<name>``::
         tb.probe(pos)                  # ProbeResult(value='win'|'draw'|'loss', dtc=...)
         tb.analyze(pos).moves          # every legal move with its value, best first
 
-Everything else (``morris.index``, ``morris.kernels``, ``morris.schedule``, ...) is internal:
-usable, but without a promise that it stays as it is.
+Everything else is internal: usable, but without a promise that it stays as it is. It lies in
+one folder per layer (docs/architecture.md): ``morris.core`` (rules, board, positions),
+``morris.kernels``, ``morris.hashing``, ``morris.format``, ``morris.database``, ``morris.solving``,
+``morris.lookups``, ``morris.apps`` and ``morris.cli``. The flat names of round 3
+(``morris.tablebase``, ``morris.schedule``, ...) still import, as aliases of the moved modules
+(``MOVED``; docs/changelog.md).
 """
 
-from .errors import (
-    CorruptDatabaseError, ForeignDatabaseError, IllegalMoveError, IllegalPositionError, MissingSubspaceError, MorrisError,
-    OutputError, OutsideDatabaseError, UnknownVariantError, UnsupportedRulesError, UsageError,
-    VariantMismatchError,
-)
-from .game import Game
-from .position import BLACK, WHITE, Move, Position
-from .tablebase import Analysis, MoveInfo, ProbeResult, Tablebase, open_tablebase
-from .variants import VARIANTS, Variant, get_variant
-from .version import __version__
+import importlib
+import importlib.abc
+import importlib.util
+import sys
+
+from .core.errors import (CorruptDatabaseError, ForeignDatabaseError, IllegalMoveError, IllegalPositionError,
+                          MissingSubspaceError, MorrisError, OutputError, OutsideDatabaseError,
+                          UnknownVariantError, UnsupportedRulesError, UsageError, VariantMismatchError)
+from .core.game import Game
+from .core.position import BLACK, WHITE, Move, Position
+from .lookups.tablebase import Analysis, MoveInfo, ProbeResult, Tablebase, open_tablebase
+from .core.variants import VARIANTS, Variant, get_variant
+from .core.version import __version__
 
 __all__ = [
     "__version__",
@@ -38,3 +45,39 @@ __all__ = [
     "OutsideDatabaseError",
     "UnsupportedRulesError", "UsageError", "OutputError",
 ]
+
+#: where the modules of the flat package of rounds 1-3 went (round 4: one folder per layer)
+MOVED = {
+    **{m: "core" for m in ("codes", "errors", "variants", "rules", "symmetry", "limits", "position", "game",
+                           "inputs", "atomic", "progress", "version", "draws", "counting")},
+    **{m: "hashing" for m in ("subspaces", "index", "perft")},
+    **{m: "format" for m in ("fileformat",)},
+    **{m: "database" for m in ("folders", "shipped")},
+    **{m: "solving" for m in ("jobs", "schedule", "retro", "placement", "verify", "cluster", "curse")},
+    **{m: "lookups" for m in ("tablebase", "search")},
+    **{m: "apps" for m in ("bot", "engine", "server", "explorer", "svg", "plots", "start_value",
+                           "advice", "reports", "console", "players", "statspage")},
+}
+
+
+class _MovedFinder(importlib.abc.MetaPathFinder, importlib.abc.Loader):
+    """``import morris.tablebase`` (an old name) gives the module ``morris.lookups.tablebase``
+    itself, under both names: scripts written for the flat package keep working."""
+
+    def find_spec(self, fullname, path=None, target=None):
+        pkg, _, leaf = fullname.partition(".")
+        if pkg == __name__ and leaf in MOVED:
+            return importlib.util.spec_from_loader(fullname, self)
+        return None
+
+    def create_module(self, spec):
+        leaf = spec.name.partition(".")[2]
+        module = importlib.import_module(f"{__name__}.{MOVED[leaf]}.{leaf}")
+        spec.loader_state = module.__spec__  # (the import machinery sets the alias's spec on it)
+        return module
+
+    def exec_module(self, module):  # the moved module ran when it was imported; its own spec back
+        module.__spec__ = module.__spec__.loader_state
+
+
+sys.meta_path.append(_MovedFinder())

@@ -25,14 +25,14 @@ def pytest_collection_modifyitems(config, items):
 
 @pytest.fixture(scope="session")
 def standard():
-    from morris.variants import get_variant
+    from morris.core.variants import get_variant
 
     return get_variant("standard")
 
 
 @pytest.fixture(scope="session")
 def six():
-    from morris.variants import get_variant
+    from morris.core.variants import get_variant
 
     return get_variant("six")
 
@@ -40,9 +40,9 @@ def six():
 @pytest.fixture(scope="session")
 def solved(tmp_path_factory):
     """A database directory with the standard game up to 4 a side and all of Six Men's Morris."""
-    from morris.progress import Reporter
-    from morris.schedule import solve
-    from morris.variants import get_variant
+    from morris.core.progress import Reporter
+    from morris.solving.schedule import solve
+    from morris.core.variants import get_variant
 
     out = str(tmp_path_factory.mktemp("tb"))
     solve(out, get_variant("standard"), max_pieces=4, reporter=Reporter(quiet=True))
@@ -53,9 +53,9 @@ def solved(tmp_path_factory):
 @pytest.fixture(scope="session")
 def placed(solved):
     """``solved`` plus the placement phase of Six Men's Morris, standard-3 and standard-4."""
-    from morris.schedule import solve_placement
-    from morris.progress import Reporter
-    from morris.variants import get_variant
+    from morris.solving.schedule import solve_placement
+    from morris.core.progress import Reporter
+    from morris.core.variants import get_variant
 
     for name in ("six", "standard-3", "standard-4"):
         solve_placement(solved, get_variant(name), reporter=Reporter(quiet=True))
@@ -67,6 +67,6 @@ def graphs():
     """The move graphs of Six Men's Morris up to 4 a side, without and with flying (naive.py;
     about 20 s each, built once for the limit and the dtw tests)."""
     import naive
-    from morris.variants import get_variant
+    from morris.core.variants import get_variant
 
     return {fly: naive.move_graph(get_variant("six", flying=fly), 4) for fly in (False, True)}

@@ -20,8 +20,8 @@ def side_planes(path, names):
     (:func:`rewrite_side`)."""
     import numpy as np
 
-    from morris.fileformat import LAYOUT_KEYS, TableFile
-    from morris.folders import stored_values, values_beside
+    from morris.format.fileformat import LAYOUT_KEYS, TableFile
+    from morris.database.folders import stored_values, values_beside
 
     stored = stored_values(values_beside(path))
     with TableFile(path) as tf:
@@ -33,6 +33,6 @@ def side_planes(path, names):
 
 def rewrite_side(path, header, planes, anchors, stored):
     """Write a dtw or draw-value file from what :func:`side_planes` read (changed or not)."""
-    from morris.fileformat import write_planes
+    from morris.format.fileformat import write_planes
 
     write_planes(path, header, planes, anchors, values=stored)

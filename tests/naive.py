@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections import deque
 from itertools import combinations
 
-from morris import rules
+from morris.core import rules
 
 
 def raw_positions(n, m, o):

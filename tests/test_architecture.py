@@ -1,7 +1,7 @@
-"""The layer diagram of docs/architecture.md, enforced: every import of the library (at the top of
-a module or inside a function) goes to the same layer or one below; the solver and the lookups,
-side by side, never import each other; the rules layer imports no numba; every module has a
-layer. And the file format document lists exactly the header keys the writer writes."""
+"""The layer diagram of docs/architecture.md, enforced on the folders: a module's layer is the
+folder it lies in; every import of the library (at the top of a module or inside a function)
+goes to the same layer or one below; the solver and the lookups, side by side, never import each
+other; the core layer imports no numba; no module lies outside the layer folders. And the file format document lists exactly the header keys the writer writes."""
 
 import ast
 import os
@@ -11,30 +11,12 @@ import numpy as np
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
-#: layer of every module (the picture in docs/architecture.md, bottom first)
-LAYERS = {
-    0: "kernels",
-    1: "rules",
-    2: "hashing",
-    3: "format",
-    4: "folders",
-    5: "solver|lookups",
-    6: "apps",
-}
-MODULES = {
-    "kernels": ["codes"],
-    "rules": ["errors", "variants", "rules", "symmetry", "limits", "position", "game",
-              "inputs", "atomic", "progress", "version", "draws", "counting"],
-    "hashing": ["subspaces", "index", "perft"],
-    "format": ["fileformat"],
-    "folders": ["folders", "shipped"],
-    "solver": ["jobs", "schedule", "retro", "placement", "verify", "cluster", "curse"],
-    "lookups": ["tablebase", "search"],
-    "apps": ["bot", "engine", "server", "explorer", "svg", "plots", "start_value", "advice", "reports",
-             "console", "players", "statspage", "__init__", "cli.main", "cli.options", "cli.games", "cli.__init__"],
-}
-RANK = {"kernels": 0, "rules": 1, "hashing": 2, "format": 3, "folders": 4, "solver": 5,
+#: the layers, bottom first: a folder of the package each (docs/architecture.md); the solver
+#: and the lookups side by side. A module's layer is the folder it lies in.
+RANK = {"core": 0, "kernels": 1, "hashing": 2, "format": 3, "database": 4, "solving": 5,
         "lookups": 5, "apps": 6}
+#: the public surface (solver/__init__.py) and the command line belong with the apps
+APPS = ("__init__", "cli")
 
 
 def _modules():
@@ -49,11 +31,12 @@ def _modules():
 
 
 def layer_of(mod: str) -> str:
-    if mod.startswith("kernels."):
-        return "kernels"
-    for layer, mods in MODULES.items():
-        if mod in mods:
-            return layer
+    """The layer of a module: the folder it lies in (``core.position``: core)."""
+    top = mod.split(".")[0]
+    if top in RANK:
+        return top
+    if top in APPS:
+        return "apps"
     raise KeyError(mod)
 
 
@@ -94,18 +77,16 @@ def breaches():
         mine = layer_of(mod)
         for target, line in _imports(mod, path):
             if target == "<numba>":
-                if mine == "rules":
-                    out.append(f"{mod}:{line} imports numba (the rules layer is plain Python)")
+                if mine == "core":
+                    out.append(f"{mod}:{line} imports numba (the core layer is plain Python)")
                 continue
             t = target
             while t and t not in known:
                 t = t.rpartition(".")[0]
             if not t or t == mod:
                 continue
-            if t in ("kernels", "cli"):
-                t = t + ".__init__"
             theirs = layer_of(t)
-            if RANK[theirs] > RANK[mine] or {mine, theirs} == {"solver", "lookups"}:
+            if RANK[theirs] > RANK[mine] or {mine, theirs} == {"solving", "lookups"}:
                 out.append(f"{mod}:{line} ({mine}) imports {t} ({theirs})")
     return sorted(set(out))
 
@@ -117,7 +98,7 @@ def test_every_module_has_a_layer():
             layer_of(mod)
         except KeyError:
             unknown.append(mod)
-    assert unknown == [], f"modules missing from the layer table: {unknown}"
+    assert unknown == [], f"modules outside the layer folders: {unknown}"
 
 
 def test_imports_run_down_the_layers():
@@ -125,17 +106,24 @@ def test_imports_run_down_the_layers():
 
 
 def test_the_check_catches_an_upward_import(tmp_path, monkeypatch):
-    """The checker itself: a lookup module importing the solver, and numba in the rules layer,
-    are reported (a fake tree with one offending import each)."""
-    for folder in ("solver", "cli"):
-        (tmp_path / folder).mkdir()
-    (tmp_path / "solver" / "tablebase.py").write_text("from .schedule import solve\n")
-    (tmp_path / "solver" / "schedule.py").write_text("x = 1\n")
-    (tmp_path / "solver" / "limits.py").write_text("import numba\n")
+    """The checker itself: a lookup module importing the solver, numba in the core layer, and a
+    module outside the layer folders, are reported (a fake tree with one offence each)."""
+    for folder in ("solver/lookups", "solver/solving", "solver/core", "cli"):
+        (tmp_path / folder).mkdir(parents=True)
+    (tmp_path / "solver" / "lookups" / "tablebase.py").write_text("from ..solving.schedule import solve\n")
+    (tmp_path / "solver" / "solving" / "schedule.py").write_text("x = 1\n")
+    (tmp_path / "solver" / "core" / "limits.py").write_text("import numba\n")
     monkeypatch.setattr(__import__(__name__), "ROOT", str(tmp_path))
     found = breaches()
     assert any("tablebase" in b and "schedule" in b for b in found), found
     assert any("limits" in b and "numba" in b for b in found), found
+    (tmp_path / "solver" / "stray.py").write_text("x = 1\n")
+    try:
+        test_every_module_has_a_layer()
+    except AssertionError as exc:
+        assert "stray" in str(exc)
+    else:
+        raise AssertionError("a module outside the layer folders went unnoticed")
 
 
 #: the solver's kernels: the verifier must reach none of them (its own route to every child)
@@ -164,7 +152,7 @@ def test_the_verifier_takes_no_route_of_the_solver():
     the solver's kernels, so a mistake in the solver's turns cannot hide in the check."""
     mods = _modules()
     known = set(mods) | {m.rpartition(".")[0] for m in mods}
-    for mod in ("verify", "kernels.verify"):
+    for mod in ("solving.verify", "kernels.verify"):
         reached = _reach(mod, mods, known)
         assert reached & SOLVER_KERNELS == set(), (mod, sorted(reached & SOLVER_KERNELS))
         assert "kernels.bitboard" in reached
@@ -194,11 +182,11 @@ def _documented_header_keys(title="## Header"):
 def test_the_format_document_lists_the_header_keys_a_file_has(tmp_path):
     """Every key the writer puts in a header is in docs/format.md's header table, and every key
     there is in some header written here (movement, placement, limited)."""
-    from morris.fileformat import TableFile
-    from morris.progress import Reporter
-    from morris.schedule import solve
-    from morris.subspaces import Subspace
-    from morris.variants import get_variant
+    from morris.format.fileformat import TableFile
+    from morris.core.progress import Reporter
+    from morris.solving.schedule import solve
+    from morris.hashing.subspaces import Subspace
+    from morris.core.variants import get_variant
 
     written = {".mtb": set(), ".mtw": set()}
     for variant, subs in ((get_variant("six", no_removal_limit=8, endgame_no_removal_limit=6), [Subspace(3, 3)]),
@@ -214,3 +202,44 @@ def test_the_format_document_lists_the_header_keys_a_file_has(tmp_path):
         documented = _documented_header_keys(title)
         assert written[suffix] - documented == set(), f"{suffix}: written but not documented"
         assert documented - written[suffix] == set(), f"{suffix}: documented but never written"
+
+
+def test_the_kernels_see_only_the_shared_constants_of_the_core():
+    """The kernels (numba) take arrays and scalars; of the plain-Python core they import only
+    ``core.codes``, the constants both share (value codes, FLY_AT, LOSE_BELOW)."""
+    mods = _modules()
+    known = set(mods) | {m.rpartition(".")[0] for m in mods}
+    for mod, path in mods.items():
+        if layer_of(mod) != "kernels":
+            continue
+        for target, line in _imports(mod, path):
+            t = target
+            while t and t not in known:
+                t = t.rpartition(".")[0]
+            if t and layer_of(t) == "core":
+                assert t == "core.codes", f"{mod}:{line} imports {t}"
+
+
+def test_the_picture_matches_the_tree():
+    """docs/architecture.svg is drawn from the layer folders (scripts/draw_architecture.py):
+    a module added, moved or removed without drawing it again fails here."""
+    import subprocess
+    import sys
+
+    r = subprocess.run([sys.executable, os.path.join(ROOT, "scripts", "draw_architecture.py"), "--check"],
+                       capture_output=True, text=True)
+    assert r.returncode == 0, r.stdout + r.stderr
+
+
+def test_the_old_flat_names_import_the_moved_modules():
+    """Every module of the flat package of rounds 1-3 still imports by its old name, as the
+    moved module itself (not a copy: one set of globals, one numba dispatcher)."""
+    import importlib
+
+    import morris
+
+    for old, layer in morris.MOVED.items():
+        moved = importlib.import_module(f"morris.{layer}.{old}")
+        assert importlib.import_module(f"morris.{old}") is moved, old
+        assert moved.__spec__.name == f"morris.{layer}.{old}"
+        assert os.path.exists(os.path.join(ROOT, "solver", layer, old + ".py")), old

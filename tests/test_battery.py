@@ -20,8 +20,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from morris.cli.main import cli
-from morris.errors import MorrisError
-from morris.position import Move, Position
+from morris.core.errors import MorrisError
+from morris.core.position import Move, Position
 
 # ---------------------------------------------------------------------------- the inputs
 BAD_POSITIONS = [
@@ -227,7 +227,7 @@ def test_missing_data_is_status_3_and_names_the_file(tmp_path):
 def test_the_engine_answers_a_bad_command_with_one_line(line, solved):
     import io
 
-    from morris.engine import Engine
+    from morris.apps.engine import Engine
 
     out = io.StringIO()
     e = Engine(solved, None, out)
@@ -289,20 +289,28 @@ def test_malformed_http_gets_a_json_400(raw, server):
 @settings(max_examples=300, deadline=None)
 @given(st.text(max_size=60))
 def test_any_text_is_a_position_or_an_illegal_position_error(text):
+    """Any text is refused with an IllegalPositionError or parsed; what parses is written back
+    in both notations and read again as the same position."""
     try:
-        Position.parse(text)
+        pos = Position.parse(text)
     except MorrisError:
-        pass
+        return
+    assert Position.parse(pos.to_compact()) == pos, text
+    if not pos.in_placement:  # (compact notation takes any hands; a FEN, those of a game)
+        assert Position.parse(pos.to_fen()) == pos, text
 
 
 @settings(max_examples=200, deadline=None)
 @given(st.lists(st.sampled_from(["*", "O", "@", "/", " ", "w", "b", "p", "m", "0", "9", "-1", "٣", "x"]),
                 max_size=80).map("".join))
 def test_any_fen_like_text_is_a_position_or_an_illegal_position_error(text):
+    """... and a FEN that parses is the same position written back as FEN and as compact."""
     try:
-        Position.from_fen(text)
+        pos = Position.from_fen(text)
     except MorrisError:
-        pass
+        return
+    assert Position.from_fen(pos.to_fen()) == pos, text
+    assert Position.parse(pos.to_compact()) == pos, text
 
 
 @settings(max_examples=200, deadline=None)
@@ -326,7 +334,10 @@ def test_fen_counts_that_contradict_are_refused(w_on, b_on, w_hand, b_hand, side
 @settings(max_examples=300, deadline=None)
 @given(st.text(max_size=20))
 def test_any_text_is_a_move_or_an_illegal_move_error(text):
+    """... and a move that parses is written back as the same token (its text, stripped)."""
     try:
-        Move.parse(text)
+        move = Move.parse(text)
     except MorrisError:
-        pass
+        return
+    assert Move.parse(str(move)) == move, text
+    assert str(move) == text.strip(), text

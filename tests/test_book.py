@@ -8,11 +8,11 @@ import pytest
 from click.testing import CliRunner
 
 from morris.cli.main import cli
-from morris.position import Position
-from morris.shipped import data_dir
-from morris.tablebase import open_tablebase
-from morris.variants import get_variant
-from morris.verify import verify
+from morris.core.position import Position
+from morris.database.shipped import data_dir
+from morris.lookups.tablebase import open_tablebase
+from morris.core.variants import get_variant
+from morris.solving.verify import verify
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 

@@ -5,14 +5,14 @@ import os
 import numpy as np
 import pytest
 
-from morris.bot import PerfectPlayer
-from morris.errors import OutsideDatabaseError
-from morris.index import Hasher
-from morris.subspaces import Subspace
-from morris.game import Game
-from morris.position import Position
-from morris.tablebase import open_tablebase
-from morris.variants import get_variant
+from morris.apps.bot import PerfectPlayer
+from morris.core.errors import OutsideDatabaseError
+from morris.hashing.index import Hasher
+from morris.hashing.subspaces import Subspace
+from morris.core.game import Game
+from morris.core.position import Position
+from morris.lookups.tablebase import open_tablebase
+from morris.core.variants import get_variant
 
 SUBSPACES = {
     "standard": [Subspace(3, 3), Subspace(4, 3), Subspace(3, 4), Subspace(4, 4)],

@@ -7,7 +7,7 @@ import urllib.parse
 import pytest
 
 from browser import find_chromium, start_browser
-from morris.position import Position
+from morris.core.position import Position
 
 pytest.importorskip("fastapi", reason="the web extra is not installed: pip install '.[web]'")
 found, why = find_chromium()
@@ -84,7 +84,7 @@ def test_load_click_a_winning_move_and_screenshot(site, tmp_path):
 def test_playing_on_the_board_by_clicks(site, solved):
     from selenium.webdriver.common.by import By
 
-    from morris.tablebase import open_tablebase
+    from morris.lookups.tablebase import open_tablebase
 
     base, driver = site
     start = Position.parse("a1,d1,g4/a7,d7,g7 w")  # g4-g1 closes a mill and removes

@@ -11,10 +11,10 @@ from click.testing import CliRunner
 
 from morris.cli.main import cli
 from filetree import files_of
-from morris import schedule
-from morris.progress import Reporter
-from morris.variants import get_variant
-from morris.verify import verify
+from morris.solving import schedule
+from morris.core.progress import Reporter
+from morris.core.variants import get_variant
+from morris.solving.verify import verify
 
 
 def standard_files(solved):
@@ -40,7 +40,7 @@ def test_dask_local_cluster_gives_identical_files(solved, tmp_path):
 
 def test_a_killed_worker_does_not_stop_the_solve(tmp_path):
     pytest.importorskip("distributed")
-    from morris.cluster import dask_executor
+    from morris.solving.cluster import dask_executor
 
     variant = get_variant("standard")
     kwargs, close = dask_executor("local:2", variant, Reporter(quiet=True))

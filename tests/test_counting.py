@@ -5,8 +5,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from morris.codes import LOSS, WIN
-from morris.counting import byte_counts, histograms
+from morris.core.codes import LOSS, WIN
+from morris.core.counting import byte_counts, histograms
 
 
 @settings(max_examples=60, deadline=None)

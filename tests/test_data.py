@@ -5,13 +5,13 @@ import csv
 import hashlib
 import os
 
-from morris.errors import MissingSubspaceError
-from morris.position import Position
-from morris.progress import Reporter
-from morris.schedule import solve
-from morris.tablebase import open_tablebase
-from morris.variants import get_variant
-from morris.verify import verify
+from morris.core.errors import MissingSubspaceError
+from morris.core.position import Position
+from morris.core.progress import Reporter
+from morris.solving.schedule import solve
+from morris.lookups.tablebase import open_tablebase
+from morris.core.variants import get_variant
+from morris.solving.verify import verify
 
 DATA = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "data")
 

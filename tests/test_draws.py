@@ -8,15 +8,15 @@ import numpy as np
 import pytest
 
 import naive
-from morris.codes import DV0
-from morris.bot import PerfectPlayer
-from morris.fileformat import TableFile
-from morris.folders import draws_path, stored_values, table_path
-from morris.index import Hasher
-from morris.progress import Reporter
-from morris.schedule import solve
-from morris.subspaces import Subspace
-from morris.variants import get_variant
+from morris.core.codes import DV0
+from morris.apps.bot import PerfectPlayer
+from morris.format.fileformat import TableFile
+from morris.database.folders import draws_path, stored_values, table_path
+from morris.hashing.index import Hasher
+from morris.core.progress import Reporter
+from morris.solving.schedule import solve
+from morris.hashing.subspaces import Subspace
+from morris.core.variants import get_variant
 
 QUIET = Reporter(quiet=True)
 PAIRS = [(3, 3), (4, 3), (3, 4), (4, 4)]
@@ -63,7 +63,7 @@ EXAMPLE = "a4,d1,d6,f2/b4,d2,f6,g7 w"  # docs/draws.md: +6 in 7 plies, in a pair
 
 
 def _open(db):
-    from morris.tablebase import open_tablebase
+    from morris.lookups.tablebase import open_tablebase
 
     return open_tablebase(db, shipped=False, search="never")
 
@@ -75,7 +75,7 @@ def test_the_worked_example_query_json_and_bot(draws_db):
     from click.testing import CliRunner
 
     from morris.cli.main import cli
-    from morris.position import Position
+    from morris.core.position import Position
 
     v = get_variant("six", flying=True)
     pos = Position.parse(EXAMPLE, v)
@@ -121,9 +121,9 @@ def test_a_drawing_bot_never_leaves_the_best_draw_value(draws_db):
 
 
 def test_asking_for_draw_values_without_their_files_says_how_to_add_them(tmp_path):
-    from morris.advice import error_line
-    from morris.errors import MissingDrawsError, UsageError
-    from morris.position import Position
+    from morris.apps.advice import error_line
+    from morris.core.errors import MissingDrawsError, UsageError
+    from morris.core.position import Position
 
     v = get_variant("six")
     solve(tmp_path, v, max_pieces=3, reporter=QUIET)
@@ -188,8 +188,8 @@ def test_placement_draw_values_agree_with_plain_recursion(tmp_path, variant_name
     from click.testing import CliRunner
 
     from morris.cli.main import cli
-    from morris.position import Position
-    from morris.subspaces import placement_subspaces
+    from morris.core.position import Position
+    from morris.hashing.subspaces import placement_subspaces
 
     v = get_variant(variant_name)
     solve(tmp_path, v, phase="all", reporter=QUIET, draws=True)
@@ -225,8 +225,8 @@ def test_placement_draw_values_agree_with_plain_recursion(tmp_path, variant_name
 def test_the_engine_the_api_and_the_explorer_report_draw_values(draws_db):
     import io
 
-    from morris.engine import Engine
-    from morris.position import Position
+    from morris.apps.engine import Engine
+    from morris.core.position import Position
 
     v = get_variant("six", flying=True)
     pos = Position.parse(EXAMPLE, v)
@@ -252,8 +252,8 @@ def test_the_engine_the_api_and_the_explorer_report_draw_values(draws_db):
 
 
 def test_the_explorer_shows_the_draw_value(draws_db):
-    from morris.explorer import explorer_page
-    from morris.tablebase import open_tablebase
+    from morris.apps.explorer import explorer_page
+    from morris.lookups.tablebase import open_tablebase
 
     with open_tablebase(draws_db, shipped=False, search="never") as tb:
         html, status = explorer_page(tb, {"position": EXAMPLE, "variant": "six", "flying": "1"})
@@ -344,7 +344,7 @@ def test_the_api_keeps_a_drawn_game_going_given_the_positions_seen(draws_db):
     """/api/bestmove with ``seen``: the move into a position seen twice is avoided where
     another keeps the draw value; a bad position in ``seen`` is a 400 naming it."""
     pytest.importorskip("fastapi", reason="the web extra is not installed")
-    from morris.position import Position
+    from morris.core.position import Position
     from test_server import get, start_server
 
     v = get_variant("six", flying=True)
@@ -382,7 +382,7 @@ def _two_best_draws(tb, v):
 
 def _drawn_positions(tb, v, seed, count=None):
     """Random drawn 4-4 positions of ``v`` with their DrawValue (``count`` of them, or for ever)."""
-    from morris.position import Position
+    from morris.core.position import Position
 
     h = Hasher(v.board)
     s = Subspace(4, 4)

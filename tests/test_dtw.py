@@ -11,16 +11,16 @@ from click.testing import CliRunner
 import naive
 from filetree import rewrite_side, side_planes
 from morris.cli.main import cli
-from morris.errors import MissingDtwError, UsageError
-from morris.fileformat import TableFile
-from morris.folders import dtw_path, table_path
-from morris.index import Hasher
-from morris.position import Position
-from morris.progress import Reporter
-from morris.schedule import solve
-from morris.subspaces import Subspace
-from morris.tablebase import open_tablebase
-from morris.variants import get_variant
+from morris.core.errors import MissingDtwError, UsageError
+from morris.format.fileformat import TableFile
+from morris.database.folders import dtw_path, table_path
+from morris.hashing.index import Hasher
+from morris.core.position import Position
+from morris.core.progress import Reporter
+from morris.solving.schedule import solve
+from morris.hashing.subspaces import Subspace
+from morris.lookups.tablebase import open_tablebase
+from morris.core.variants import get_variant
 
 QUIET = Reporter(quiet=True)
 
@@ -77,7 +77,7 @@ def test_dtw_agrees_with_the_definition_on_every_position(dtw_db, graphs, flying
 def test_the_bot_ends_a_won_game_in_its_dtw(dtw_db):
     """From random won and lost positions, both sides playing the perfect player, the game lasts
     exactly the start's dtw (the winner hurries, the loser delays), and the line says so."""
-    from morris.bot import perfect_line
+    from morris.apps.bot import perfect_line
 
     v = get_variant("six")
     rng = random.Random(5)
@@ -140,7 +140,7 @@ def test_query_line_and_json_show_dtw(dtw_db):
 
 
 def test_asking_for_dtw_without_dtw_files_says_how_to_add_them(tmp_path):
-    from morris.advice import error_line
+    from morris.apps.advice import error_line
 
     v = get_variant("six")
     solve(tmp_path, v, max_pieces=3, reporter=QUIET)
@@ -193,7 +193,7 @@ def test_placement_dtw_agrees_with_plain_recursion(tmp_path, variant_name):
     v = get_variant(variant_name)
     solve(tmp_path, v, phase="all", reporter=QUIET)
     solve(tmp_path, v, reporter=QUIET, dtw=True)  # the movement dtw
-    from morris.subspaces import placement_subspaces
+    from morris.hashing.subspaces import placement_subspaces
 
     subs = [s for s in placement_subspaces(v) if s.hm + s.ho <= 4]
     solve(tmp_path, v, targets=subs, phase="placement", reporter=QUIET, dtw=True)
@@ -285,7 +285,7 @@ def test_a_line_that_runs_out_of_files_keeps_its_moves(tmp_path):
 def test_the_engine_and_the_api_report_dtw(dtw_db):
     import io
 
-    from morris.engine import Engine
+    from morris.apps.engine import Engine
 
     v = get_variant("six")
     pos = Position.parse("a1,d1,g1,b2/a7,d7,b6 b", v)

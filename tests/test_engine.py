@@ -5,9 +5,9 @@ import subprocess
 import sys
 
 
-from morris.game import Game
-from morris.position import Position
-from morris.variants import get_variant
+from morris.core.game import Game
+from morris.core.position import Position
+from morris.core.variants import get_variant
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 

@@ -9,8 +9,8 @@ import pytest
 from click.testing import CliRunner
 
 from morris.cli.main import cli
-from morris.fileformat import TMP_MARK, check_file
-from morris.folders import find_tables
+from morris.format.fileformat import TMP_MARK, check_file
+from morris.database.folders import find_tables
 
 
 @pytest.fixture
@@ -56,7 +56,7 @@ def test_a_full_disk_is_one_line_keeps_complete_files_and_resumes(tiny_disk):
 @pytest.fixture
 def damaged(tmp_path, solved):
     """A copy of the standard 3-3 file with its anchor table overwritten (valid header CRC)."""
-    from morris.fileformat import TableFile
+    from morris.format.fileformat import TableFile
 
     db = tmp_path / "db"
     (db / "standard").mkdir(parents=True)
@@ -175,15 +175,15 @@ def test_the_reported_examples_run_again(tmp_path, solved):
     """The examples of the reliability report, as a new user would run them."""
     import io
 
-    from morris.engine import Engine
-    from morris.variants import get_variant
+    from morris.apps.engine import Engine
+    from morris.core.variants import get_variant
 
     run = CliRunner().invoke
     # the engine keeps its rule flags when a GUI names the variant: no flying with 3 pieces
-    from morris.position import Position
+    from morris.core.position import Position
 
-    from morris.progress import Reporter
-    from morris.schedule import solve
+    from morris.core.progress import Reporter
+    from morris.solving.schedule import solve
 
     nofly = get_variant("standard", flying=False)
     solve(tmp_path / "nofly", nofly, max_pieces=4, reporter=Reporter(quiet=True))
@@ -243,9 +243,9 @@ def test_a_named_pipe_for_a_file_is_damage_not_a_hang(tmp_path, solved, suffix):
 def test_a_side_file_of_other_rules_is_refused_as_damaged_data(tmp_path):
     """A no-flying dtw file in the flying folder: not served (it once answered dtw 5 where the
     truth is 33), but refused as a file of other rules: exit 3, naming it."""
-    from morris.progress import Reporter
-    from morris.schedule import solve
-    from morris.variants import get_variant
+    from morris.core.progress import Reporter
+    from morris.solving.schedule import solve
+    from morris.core.variants import get_variant
 
     quiet = Reporter(quiet=True)
     solve(tmp_path / "a", get_variant("standard"), max_pieces=3, reporter=quiet, dtw=True)
@@ -260,9 +260,9 @@ def test_a_resume_sets_aside_a_foreign_file_and_ends_as_a_clean_run(tmp_path):
     """A no-flying values file and a no-flying dtw file copied into the flying folder: the
     resume says so, sets both aside, and solves them again; every file then has the bytes of a
     clean run (it once took the foreign file as complete and solved the rest on top of it)."""
-    from morris.progress import Reporter
-    from morris.schedule import solve
-    from morris.variants import get_variant
+    from morris.core.progress import Reporter
+    from morris.solving.schedule import solve
+    from morris.core.variants import get_variant
 
     quiet = Reporter(quiet=True)
     fly, nofly = get_variant("standard"), get_variant("standard", flying=False)

@@ -183,8 +183,8 @@ def test_verify_shows_progress_while_it_reads_the_checksums(solved, tmp_path):
     import io
     import shutil
 
-    from morris.progress import Reporter
-    from morris.verify import verify
+    from morris.core.progress import Reporter
+    from morris.solving.verify import verify
 
     out = io.StringIO()
     report = verify(os.path.join(solved, "standard"), Reporter(stream=out, delay=0, bars=True), forward=False)
@@ -209,8 +209,8 @@ def test_a_log_gets_lines_not_bars(solved):
     import io
 
     from morris.cli.options import reporter_of
-    from morris.progress import Reporter
-    from morris.verify import verify
+    from morris.core.progress import Reporter
+    from morris.solving.verify import verify
 
     class Terminal(io.StringIO):
         def isatty(self):

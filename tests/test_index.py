@@ -5,9 +5,9 @@ from itertools import combinations
 import numpy as np
 import pytest
 
-from morris.index import Hasher, board_tables, count_anchor_orbits, count_positions, slot_count
-from morris.subspaces import Subspace, movement_subspaces
-from morris.variants import get_variant
+from morris.hashing.index import Hasher, board_tables, count_anchor_orbits, count_positions, slot_count
+from morris.hashing.subspaces import Subspace, movement_subspaces
+from morris.core.variants import get_variant
 
 
 def all_masks(n, k):

@@ -7,18 +7,18 @@ import pytest
 
 import naive
 import naive_counter
-from morris.bot import PerfectPlayer
-from morris.codes import DRAW, LOSS, UNUSED, WIN
-from morris.fileformat import TableFile
-from morris.errors import IllegalPositionError, MissingSubspaceError
-from morris.game import Game
-from morris.index import Hasher, popcounts
-from morris.position import Position
-from morris.progress import Reporter
-from morris.schedule import solve
-from morris.subspaces import Subspace
-from morris.tablebase import open_tablebase
-from morris.variants import get_variant
+from morris.apps.bot import PerfectPlayer
+from morris.core.codes import DRAW, LOSS, UNUSED, WIN
+from morris.format.fileformat import TableFile
+from morris.core.errors import IllegalPositionError, MissingSubspaceError
+from morris.core.game import Game
+from morris.hashing.index import Hasher, popcounts
+from morris.core.position import Position
+from morris.core.progress import Reporter
+from morris.solving.schedule import solve
+from morris.hashing.subspaces import Subspace
+from morris.lookups.tablebase import open_tablebase
+from morris.core.variants import get_variant
 
 
 def compare_with_counter_solver(db, variant, graph):
@@ -285,7 +285,7 @@ def test_engine_under_a_limit(six16):
     """The engine takes the limit as an option, reads the FEN's counter and stops at the limit."""
     import io
 
-    from morris.engine import Engine
+    from morris.apps.engine import Engine
 
     out = io.StringIO()
     e = Engine(six16, get_variant("six"), out)
@@ -330,8 +330,8 @@ def test_verify_catches_wrong_limited_values_with_a_valid_checksum(six16, tmp_pa
     it: the curse plane is consistent with it), and a win stored two plies slower."""
     import shutil
 
-    from morris.fileformat import check_file, write_table
-    from morris.verify import verify
+    from morris.format.fileformat import check_file, write_table
+    from morris.solving.verify import verify
 
     db = tmp_path / "db"
     shutil.copytree(six16, db)

@@ -3,13 +3,13 @@
 import numpy as np
 import pytest
 
-from morris import rules
-from morris.errors import IllegalMoveError
-from morris.game import Game
-from morris.index import board_tables
-from morris.perft import perft
-from morris.position import Position
-from morris.variants import get_variant
+from morris.core import rules
+from morris.core.errors import IllegalMoveError
+from morris.core.game import Game
+from morris.hashing.index import board_tables
+from morris.hashing.perft import perft
+from morris.core.position import Position
+from morris.core.variants import get_variant
 
 
 def tokens(pos):

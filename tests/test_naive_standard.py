@@ -9,11 +9,11 @@ import numpy as np
 import pytest
 
 from filetree import rewrite_side, side_planes
-from morris.folders import draws_path
-from morris.progress import Reporter
-from morris.schedule import solve
-from morris.subspaces import Subspace
-from morris.variants import get_variant
+from morris.database.folders import draws_path
+from morris.core.progress import Reporter
+from morris.solving.schedule import solve
+from morris.hashing.subspaces import Subspace
+from morris.core.variants import get_variant
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "scripts"))
 

@@ -7,14 +7,14 @@ import pytest
 from click.testing import CliRunner
 
 from morris.cli.main import cli
-from morris.errors import MissingSubspaceError
-from morris.subspaces import Subspace
-from morris.subspaces import placement_children as child_subspaces, placement_closure as closure
-from morris.position import Position
-from morris.search import PlacementSearch
-from morris.tablebase import open_tablebase
-from morris.variants import get_variant
-from morris.verify import verify
+from morris.core.errors import MissingSubspaceError
+from morris.hashing.subspaces import Subspace
+from morris.hashing.subspaces import placement_children as child_subspaces, placement_closure as closure
+from morris.core.position import Position
+from morris.lookups.search import PlacementSearch
+from morris.lookups.tablebase import open_tablebase
+from morris.core.variants import get_variant
+from morris.solving.verify import verify
 
 VALUES = {1: "win", 0: "draw", -1: "loss"}
 
@@ -58,7 +58,7 @@ def test_sweep_and_search_agree_on_random_placement_positions(placed, name, coun
 
 def test_standard_4_every_position_of_a_subspace(placed):
     """Every position of one placement subspace of standard-4, by sweep and by search."""
-    from morris.index import Hasher
+    from morris.hashing.index import Hasher
 
     v = get_variant("standard-4")
     sub = Subspace(2, 2, 2, 2)
@@ -102,8 +102,8 @@ def test_verify_covers_placement_files(placed):
 
 def _tamper(path, change):
     """Rewrite a database file with ``change(values, dtc)`` applied and a valid checksum."""
-    from morris.fileformat import TableFile, write_table
-    from morris.index import Hasher
+    from morris.format.fileformat import TableFile, write_table
+    from morris.hashing.index import Hasher
 
     with TableFile(path) as tf:
         header = dict(tf.header)
@@ -119,7 +119,7 @@ def _tamper(path, change):
 def test_verify_catches_a_wrong_placement_value_with_a_valid_checksum(placed, tmp_path, what):
     import shutil
 
-    from morris.fileformat import check_file
+    from morris.format.fileformat import check_file
 
     db = tmp_path / "db"
     shutil.copytree(placed, db)

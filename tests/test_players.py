@@ -8,12 +8,12 @@ import random
 import pytest
 from click.testing import CliRunner
 
-from morris import rules
+from morris.core import rules
 from morris.cli.main import cli
-from morris.players import EpsilonPlayer, SearchPlayer, make_player, play_match
-from morris.position import Position
-from morris.tablebase import open_tablebase
-from morris.variants import get_variant
+from morris.apps.players import EpsilonPlayer, SearchPlayer, make_player, play_match
+from morris.core.position import Position
+from morris.lookups.tablebase import open_tablebase
+from morris.core.variants import get_variant
 
 SIX = get_variant("six")
 
@@ -105,7 +105,7 @@ def test_match_command_and_its_refusals():
 def test_the_engine_plays_at_a_chosen_strength():
     import io
 
-    from morris.engine import Engine
+    from morris.apps.engine import Engine
 
     out = io.StringIO()
     e = Engine(None, SIX, out)
@@ -179,7 +179,7 @@ def test_every_player_answers_only_legal_moves(spec, placed):
     that completes that turn (the engine's own parser accepts it), never a new move."""
     import io
 
-    from morris.engine import Engine
+    from morris.apps.engine import Engine
 
     with open_tablebase(placed) as tb:
         player = make_player(spec, tb, SIX, seed=3)

@@ -1,7 +1,7 @@
 import pytest
 
-from morris.errors import IllegalMoveError, IllegalPositionError
-from morris.position import BLACK, WHITE, Move, Position
+from morris.core.errors import IllegalMoveError, IllegalPositionError
+from morris.core.position import BLACK, WHITE, Move, Position
 
 START_FEN = "********/********/******** w p p 0 9 0 9 0 0 -1 -1 -1 -1 0 0 1"
 

@@ -3,9 +3,9 @@
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from morris import rules
-from morris.position import WHITE, Position
-from morris.variants import FLY_AT, get_variant
+from morris.core import rules
+from morris.core.position import WHITE, Position
+from morris.core.variants import FLY_AT, get_variant
 
 VARIANTS = [
     get_variant("standard"),

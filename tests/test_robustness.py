@@ -10,11 +10,11 @@ import time
 import pytest
 from filetree import files_of
 
-from morris.fileformat import TableFile
-from morris.errors import CorruptDatabaseError, MissingSubspaceError
-from morris.position import Position
-from morris.tablebase import open_tablebase
-from morris.verify import verify
+from morris.format.fileformat import TableFile
+from morris.core.errors import CorruptDatabaseError, MissingSubspaceError
+from morris.core.position import Position
+from morris.lookups.tablebase import open_tablebase
+from morris.solving.verify import verify
 
 POS = "a1,d1,g1,b2/a7,d7,g7 b"  # standard 3-4 from black's point of view: subspace 3-4
 
@@ -110,14 +110,14 @@ def test_killed_solve_resumes_to_identical_files(tmp_path):
 
 
 def test_the_missing_file_message_says_what_to_solve_and_what_it_costs(db):
-    from morris.schedule import RATES, estimate, job_graph
-    from morris.subspaces import Subspace
-    from morris.variants import get_variant
+    from morris.solving.schedule import RATES, estimate, job_graph
+    from morris.hashing.subspaces import Subspace
+    from morris.core.variants import get_variant
 
     os.remove(db / "standard" / "3-4.mtb")
     with open_tablebase(db) as tb, pytest.raises(MissingSubspaceError) as info:
         tb.probe(Position.parse(POS))
-    from morris.advice import error_line
+    from morris.apps.advice import error_line
 
     # the lookup names what is missing; the apps add what to solve (advice.py)
     assert "morris solve" not in str(info.value)
@@ -140,7 +140,7 @@ def test_distances_the_values_imply_are_not_stored(tmp_path):
     distance plane is left out and read back from the values; elsewhere it is stored."""
     import numpy as np
 
-    from morris.fileformat import write_table
+    from morris.format.fileformat import write_table
 
     rng = np.random.default_rng(5)
     vals = rng.integers(0, 3, 10_000).astype(np.uint8)

@@ -5,9 +5,9 @@ Round trips against the planes written, by bulk read and by slot, and damage nam
 import numpy as np
 import pytest
 
-from morris.codes import DRAW, LOSS, WIN
-from morris.errors import CorruptDatabaseError
-from morris.fileformat import SELECT_BLOCK, TableFile, write_distance_table, write_planes, write_table
+from morris.core.codes import DRAW, LOSS, WIN
+from morris.core.errors import CorruptDatabaseError
+from morris.format.fileformat import SELECT_BLOCK, TableFile, write_distance_table, write_planes, write_table
 
 
 def _values_file(path, values, seed):

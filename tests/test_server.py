@@ -21,7 +21,7 @@ def start_server(db):
     """A uvicorn server on a free port in a thread: (base URL, stop function)."""
     import time
 
-    from morris.server import make_server
+    from morris.apps.server import make_server
 
     s = socket.socket()
     s.bind(("127.0.0.1", 0))
@@ -114,7 +114,7 @@ def test_every_error_status_answers_json(server):
 
 
 def test_a_bug_answers_500_json_and_serving_goes_on(solved, monkeypatch):
-    from morris.tablebase import Tablebase
+    from morris.lookups.tablebase import Tablebase
 
     base, stop = start_server(solved)
     try:
@@ -148,7 +148,7 @@ def test_explorer_page_and_board_svg(server):
     with urllib.request.urlopen(f"{server}/?{q}", timeout=30) as r:
         html = r.read().decode()
     assert 'id="value" data-value="win"' in html
-    from morris.position import Position
+    from morris.core.position import Position
 
     tokens = [str(m) for m in Position.parse("a1,d1,g1/a7,d7,g7 w").legal_moves()]
     assert all(f'data-move="{t}"' in html for t in tokens) and html.count('class="move ') == len(tokens)

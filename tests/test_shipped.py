@@ -21,7 +21,7 @@ def test_shipped_data_is_found_after_a_plain_install(tmp_path):
     subprocess.run([sys.executable, "-m", "pip", "install", "--quiet", "--no-deps",
                     "--target", str(target), str(src)],
                    check=True, capture_output=True, cwd=tmp_path)
-    code = ("import sys; from morris.shipped import data_dir; print(data_dir()); "
+    code = ("import sys; from morris.database.shipped import data_dir; print(data_dir()); "
             "from morris.cli.main import main; main(sys.argv[1:])")
     env = dict(os.environ, PYTHONPATH=str(target))
 

@@ -6,11 +6,11 @@ import numpy as np
 import pytest
 
 import naive
-from morris.fileformat import TableFile
-from morris.index import Hasher, popcounts
-from morris.subspaces import Subspace
-from morris.variants import get_variant
-from morris.verify import verify
+from morris.format.fileformat import TableFile
+from morris.hashing.index import Hasher, popcounts
+from morris.hashing.subspaces import Subspace
+from morris.core.variants import get_variant
+from morris.solving.verify import verify
 
 NAMES = {0: "draw", 1: "win", 2: "loss"}
 
@@ -70,7 +70,7 @@ def test_verify_catches_a_wrong_value(solved, tmp_path):
     """A file rewritten with one value changed (valid checksum) fails the forward check."""
     import shutil
 
-    from morris.fileformat import write_table
+    from morris.format.fileformat import write_table
 
     db = tmp_path / "db"
     shutil.copytree(solved, db)

@@ -5,11 +5,11 @@ import shutil
 
 import pytest
 
-from morris.errors import MissingSubspaceError, VariantMismatchError
-from morris.position import Position
-from morris.subspaces import Subspace
-from morris.tablebase import open_tablebase
-from morris.variants import get_variant
+from morris.core.errors import MissingSubspaceError, VariantMismatchError
+from morris.core.position import Position
+from morris.hashing.subspaces import Subspace
+from morris.lookups.tablebase import open_tablebase
+from morris.core.variants import get_variant
 
 
 def test_probe_values_and_distances(solved):
@@ -27,8 +27,8 @@ def test_analyze_is_consistent_with_probe(solved):
     that of its best move, on many positions of several subspaces."""
     import numpy as np
 
-    from morris.index import Hasher
-    from morris.subspaces import Subspace
+    from morris.hashing.index import Hasher
+    from morris.hashing.subspaces import Subspace
 
     v = get_variant("standard")
     h = Hasher(v.board)
@@ -102,9 +102,9 @@ def test_one_search_per_rules_and_piece_count(placed, tmp_path):
     crashed on standard-5's positions)."""
     import shutil
 
-    from morris.folders import table_path
-    from morris.subspaces import movement_subspaces
-    from morris.variants import get_variant
+    from morris.database.folders import table_path
+    from morris.hashing.subspaces import movement_subspaces
+    from morris.core.variants import get_variant
 
     four = get_variant("standard-4")
     for s in movement_subspaces(four):  # movement files only: every placement answer is searched

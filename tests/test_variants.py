@@ -1,5 +1,5 @@
-from morris.variants import SIX_BOARD, STANDARD_BOARD, get_variant
-from morris.errors import UnknownVariantError
+from morris.core.variants import SIX_BOARD, STANDARD_BOARD, get_variant
+from morris.core.errors import UnknownVariantError
 import pytest
 
 

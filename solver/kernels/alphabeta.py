@@ -12,7 +12,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from ..codes import LOSS, ONGOING, WIN
+from ..core.codes import LOSS, ONGOING, WIN
 from .bitboard import MAX_TURNS, apply_turn, gen_turns, terminal
 from .bits import popcount
 

@@ -18,8 +18,8 @@ _NJ = dict(cache=True, nogil=True)
 #: Room for the turns of one position (placements x removal choices stay far below this).
 MAX_TURNS = 1024
 
-from ..codes import DRAW, LOSS, ONGOING, WIN
-from ..codes import FLY_AT, LOSE_BELOW
+from ..core.codes import DRAW, LOSS, ONGOING, WIN
+from ..core.codes import FLY_AT, LOSE_BELOW
 
 
 @njit(inline="always", **_NJ)

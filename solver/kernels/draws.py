@@ -39,7 +39,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, prange
 
-from ..codes import DRAW, DV0, LOSS, UNUSED, WIN
+from ..core.codes import DRAW, DV0, LOSS, UNUSED, WIN
 from .hashing import unindex_one
 from .retro import BLOCK, COUNT_MAX
 from .turns import END, kid_buffer, movement_children

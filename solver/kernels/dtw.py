@@ -30,7 +30,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, prange
 
-from ..codes import LOSS, UNUSED, WIN
+from ..core.codes import LOSS, UNUSED, WIN
 from .hashing import unindex_one
 from .retro import BLOCK, COUNT_MAX, DRAWCONV
 from .turns import END, kid_buffer, movement_children

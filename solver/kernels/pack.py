@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, prange
 
-from ..codes import UNUSED
+from ..core.codes import UNUSED
 
 _NJ = dict(cache=True, nogil=True)
 

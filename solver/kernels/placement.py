@@ -31,7 +31,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, prange
 
-from ..codes import DRAW, DV0, LOSS, ONGOING, WIN
+from ..core.codes import DRAW, DV0, LOSS, ONGOING, WIN
 from .bitboard import MAX_TURNS, count_result, switches
 from .bits import ctz, popcount, prefetch
 from .hashing import anchor, colex_rank, compress, expand, index_one, ranked, sym_image

@@ -42,7 +42,7 @@ from .turns import END, kid_buffer, movement_children
 _NJ = dict(cache=True, nogil=True)
 
 BLOCK = 1 << 14
-from ..codes import LOSS, UNUSED, WIN
+from ..core.codes import LOSS, UNUSED, WIN
 
 DRAWCONV = 1 << 9
 COUNT_MAX = 127

@@ -13,7 +13,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from ..codes import DRAW, LOSS, ONGOING, WIN
+from ..core.codes import DRAW, LOSS, ONGOING, WIN
 from .bitboard import MAX_TURNS, closed_mills, count_result, switches
 from .bits import ctz, popcount
 from .hashing import index_one

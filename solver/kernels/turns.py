@@ -31,7 +31,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from ..codes import FLY_AT, LOSE_BELOW
+from ..core.codes import FLY_AT, LOSE_BELOW
 from .bitboard import MAX_TURNS, closed_mills, removable, removal_turns
 from .bits import ctz
 from .hashing import anchor, ranked, sym_image

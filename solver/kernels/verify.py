@@ -18,7 +18,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, prange
 
-from ..codes import DRAW, DV0, LOSE_BELOW, LOSS, ONGOING, WIN
+from ..core.codes import DRAW, DV0, LOSE_BELOW, LOSS, ONGOING, WIN
 from .bitboard import MAX_TURNS, apply_turn, count_result, gen_turns
 from .bits import popcount
 from .hashing import index_one, unindex_one

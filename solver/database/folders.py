@@ -1,0 +1,287 @@
+"""Database folders: where the files of a ruleset live, and the header fields that tie a file to
+its rules and subspace.
+
+Layout: ``DIR/<ruleset>/<subspace>.mtb``, where the ruleset names the board and the rule options
+(``standard``, ``six-nofly``, ``standard-limit100``; :attr:`Variant.ruleset_id`). Every path to a
+database file is built here; the bytes inside a file are fileformat.py's.
+"""
+
+from __future__ import annotations
+
+import os
+
+import numpy as np
+
+from ..core.errors import CorruptDatabaseError, ForeignDatabaseError
+from ..format.fileformat import SUFFIX, TableFile, header_mismatch, plane_stats
+
+#: the suffix of dtw files (the values files': fileformat.SUFFIX)
+DTW_SUFFIX = ".mtw"
+#: the suffix of draw-value files (docs/draws.md)
+DRAWS_SUFFIX = ".mdv"
+
+#: the perfect hash the files are indexed by (index.py)
+HASH_SCHEME = "anchor-orbit-colex-v1"
+
+
+def ruleset_dir(out, variant) -> str:
+    """Where the files of a variant's rules live under a database directory."""
+    return os.path.join(os.fspath(out), variant.ruleset_id)
+
+
+def table_path(out, variant, sub) -> str:
+    """The file of one subspace: ``OUT/<ruleset>/<subspace>.mtb``."""
+    return os.path.join(ruleset_dir(out, variant), sub.name + SUFFIX)
+
+
+def dtw_path(out, variant, sub) -> str:
+    """The dtw file of one subspace: ``OUT/<ruleset>/<subspace>.mtw`` (fileformat.KINDS)."""
+    return os.path.join(ruleset_dir(out, variant), sub.name + DTW_SUFFIX)
+
+
+def dtw_beside(values_path, suffix: str = DTW_SUFFIX) -> str:
+    """The dtw file (``suffix``: another kind, e.g. DRAWS_SUFFIX) of the subspace whose values
+    file is ``values_path``."""
+    return os.path.splitext(os.fspath(values_path))[0] + suffix
+
+
+def dtw_in(ruleset_directory, sub) -> str:
+    """The dtw file of one subspace inside a ruleset directory."""
+    return os.path.join(os.fspath(ruleset_directory), sub.name + DTW_SUFFIX)
+
+
+def draws_path(out, variant, sub) -> str:
+    """The draw-value file of one subspace: ``OUT/<ruleset>/<subspace>.mdv``."""
+    return os.path.join(ruleset_dir(out, variant), sub.name + DRAWS_SUFFIX)
+
+
+def draws_in(ruleset_directory, sub) -> str:
+    """The draw-value file of one subspace inside a ruleset directory."""
+    return os.path.join(os.fspath(ruleset_directory), sub.name + DRAWS_SUFFIX)
+
+
+def draws_header(variant, sub, dv, dd, rank) -> dict:
+    """The header of a subspace's draw-value file: the rules and subspace, the pair's settlement
+    rank (movement; None in placement) and how many draws have each draw value."""
+    from ..core.codes import DV0
+    from ..core.counting import byte_counts
+    from ..hashing.index import count_positions
+    from ..core.version import __version__
+
+    hdr = ruleset_fields(variant)
+    counts = byte_counts(np.asarray(dv, dtype=np.uint8))  # (np.bincount: 8 bytes a slot)
+    hdr.update(kind="draw", format="morris-tablebase", generator=f"morris-solver {__version__}",
+               points=list(variant.board.points), subspace=sub.name,
+               phase="placement" if sub.placement else "movement",
+               m=sub.m, o=sub.o, hm=sub.hm, ho=sub.ho, distance="draw",
+               positions=count_positions(variant.board, sub.m, sub.o), rank=rank,
+               draw_values={str(b - DV0): int(c) for b, c in enumerate(counts) if b and c},
+               max_draw_distance=int(np.asarray(dd).max(initial=0)))
+    return hdr
+
+
+def values_beside(path):
+    """The values file of the subspace whose dtw or draw-value file is ``path``."""
+    return os.path.splitext(os.fspath(path))[0] + SUFFIX
+
+
+def stored_values(path):
+    """The value codes of a values file as stored (unused slots hold a neighbour's value):
+    what selects the slots of a dtw or draw-value file's sections (fileformat.SELECTIONS)."""
+    with TableFile(path) as tf:
+        return tf.values_all()
+
+
+def read_draws(path, values=None, distances: bool = True):
+    """(dv, dd) planes of a draw-value file: the one loader of draw-value planes (dd None
+    without ``distances``). ``values``: the stored value codes of the values file beside it
+    (read from it when not given)."""
+    if values is None:
+        values = stored_values(values_beside(path))
+    with TableFile(path) as tf:
+        return tf.distance_all("dv", values), (tf.distance_all("dd", values) if distances else None)
+
+
+def dtw_header(variant, sub, hasher, values, dtw) -> dict:
+    """The header of a subspace's dtw file: the rules and subspace (as a values file names them),
+    and the longest win and loss with the slot of one position that has it."""
+    from ..core.codes import LOSS, WIN
+    from ..hashing.index import count_positions
+    from ..core.version import __version__
+
+    hdr = ruleset_fields(variant)
+    hdr.update(kind="dtw", format="morris-tablebase", generator=f"morris-solver {__version__}",
+               points=list(variant.board.points), subspace=sub.name,
+               phase="placement" if sub.placement else "movement",
+               m=sub.m, o=sub.o, hm=sub.hm, ho=sub.ho, distance="dtw",
+               positions=count_positions(variant.board, sub.m, sub.o))
+    from ..kernels.pack import longest
+
+    for name, code in (("win", WIN), ("loss", LOSS)):
+        out = np.full((64, 2), -1, dtype=np.int64)
+        longest(np.ascontiguousarray(values), np.ascontiguousarray(dtw), code, 64, out)
+        best = out[:, 0].max()
+        slot = int(out[np.flatnonzero(out[:, 0] == best)[0], 1]) if best >= 0 else -1
+        hdr[f"max_{name}_dtw"] = max(0, int(best))
+        hdr[f"max_{name}_dtw_slot"] = slot if slot >= 0 else None
+    return hdr
+
+
+def table_in(ruleset_directory, sub) -> str:
+    """The file of one subspace inside a ruleset directory."""
+    return os.path.join(os.fspath(ruleset_directory), sub.name + SUFFIX)
+
+
+def sibling_ruleset(path, variant) -> str:
+    """The file of the same subspace as ``path`` in the directory of ``variant``'s rules beside
+    it (``DB/<ruleset>/X.mtb`` -> ``DB/<variant's ruleset>/X.mtb``)."""
+    db = os.path.dirname(os.path.dirname(os.fspath(path)))
+    return os.path.join(db, variant.ruleset_id, os.path.basename(path))
+
+
+def subspace_of(path) -> str:
+    """The subspace name a file's name gives (``.../5-4.mtb`` or ``.../5-4.mtw`` -> ``5-4``)."""
+    return os.path.splitext(os.path.basename(os.fspath(path)))[0]
+
+
+def named_ruleset_dir(root, name: str) -> str | None:
+    """The ruleset directory ``name`` under the database directory ``root`` (a name, never a
+    path: one with a separator or a leading dot is refused), or None."""
+    if not name or os.sep in name or (os.altsep and os.altsep in name) or name.startswith("."):
+        return None
+    path = os.path.join(os.fspath(root), name)
+    return path if os.path.isdir(path) else None
+
+
+def ruleset_dirs(paths, variant) -> list[str]:
+    """The directories among ``paths`` (database directories, or ruleset directories named like
+    ``variant``'s ruleset) that hold ``variant``'s files, in order."""
+    out = []
+    for p in paths:
+        sub = ruleset_dir(p, variant)
+        if os.path.isdir(sub):
+            out.append(sub)
+        elif os.path.basename(os.path.normpath(p)) == variant.ruleset_id:
+            out.append(os.fspath(p))
+    return out
+
+
+def find_tables(root, suffix: str = SUFFIX) -> list[str]:
+    """Every values file under ``root`` (with ``suffix=DTW_SUFFIX``: every dtw file), sorted
+    (``root`` itself when it is one)."""
+    root = os.fspath(root)
+    if os.path.isfile(root) and root.endswith(suffix):
+        return [root]
+    out = []
+    for dirpath, dirs, files in os.walk(root):
+        out.extend(os.path.join(dirpath, f) for f in files if f.endswith(suffix))
+        # a directory (or anything not a file) named like a database file is listed too, so
+        # that a check reports it instead of passing over it
+        out.extend(os.path.join(dirpath, d) for d in dirs if d.endswith(suffix))
+    return sorted(out)
+
+
+def misplaced(path, header: dict) -> str | None:
+    """What is wrong with where a database file lies, given its header (None when its folder
+    names its ruleset and its name its subspace)."""
+    folder = os.path.basename(os.path.dirname(os.path.abspath(path)))
+    if header.get("ruleset") != folder:
+        return f"holds ruleset {header.get('ruleset')!r} but lies in the folder of {folder!r}"
+    if header.get("subspace") != subspace_of(path):
+        return f"holds subspace {header.get('subspace')!r} but is named {os.path.basename(path)!r}"
+    return None
+
+
+def ruleset_fields(variant) -> dict:
+    """The header fields that must match for a file to serve a variant's positions."""
+    out = {
+        "ruleset": variant.ruleset_id,
+        "board": variant.board.name,
+        "flying": variant.rules.flying,
+        "double_mill_removes": variant.rules.double_mill_removes,
+        "no_removal_limit": variant.rules.no_removal_limit,
+    }
+    if variant.rules.endgame_no_removal_limit is not None:  # (files before it existed lack it)
+        out["endgame_no_removal_limit"] = variant.rules.endgame_no_removal_limit
+    return out
+
+
+def file_fields(variant, sub, kind: str = "values") -> dict:
+    """The header fields that tie a file to the rules, subspace and kind it serves: what a
+    lookup, a resume and verify check before they use the file."""
+    return {**ruleset_fields(variant), "subspace": sub.name, "points": list(variant.board.points),
+            "kind": kind}
+
+
+def open_checked(path, variant, sub, kind: str = "values") -> TableFile:
+    """The one gate of a file opened to serve ``variant``: a regular file with a well-formed
+    header (TableFile), of ``variant``'s rules (else ``ForeignDatabaseError``), of subspace
+    ``sub`` and kind ``kind`` (else ``CorruptDatabaseError``)."""
+    tf = TableFile(path)
+    want = file_fields(variant, sub, kind)
+    rules = {k: want[k] for k in ruleset_fields(variant)}
+    wrong = header_mismatch(tf.header, rules)
+    if wrong:
+        tf.close()
+        got = {k: tf.header.get(k) for k in rules}
+        raise ForeignDatabaseError(f"{path} holds rules {got}, not the rules {rules}")
+    wrong = header_mismatch(tf.header, want)
+    if wrong:
+        tf.close()
+        raise CorruptDatabaseError(f"{path}: {wrong}")
+    return tf
+
+
+def table_header(variant, sub, hasher, values, dtc, curse_counts=None) -> dict:
+    """The header of a subspace's file, checked against the Burnside count of its positions.
+    ``curse_counts``: (cursed wins, blessed losses), for rules with a no-removal limit."""
+    from ..hashing.index import count_positions
+    from ..core.version import __version__
+
+    board = variant.board
+    st = plane_stats(values, dtc)
+    positions = st["positions"]
+    hdr = ruleset_fields(variant)
+    hdr.update(
+        format="morris-tablebase",
+        generator=f"morris-solver {__version__}",
+        points=list(board.points),
+        symmetries=len(board.symmetries),
+        symmetry_perms=[list(p) for p in board.symmetries.perms],
+        subspace=sub.name,
+        phase="placement" if sub.placement else "movement",
+        m=sub.m, o=sub.o, hm=sub.hm, ho=sub.ho,
+        hash={"scheme": HASH_SCHEME, "anchor": "opponent", "orbits": int(len(hasher.anchor_reps(sub.o)))},
+        positions=positions,
+        wins=st["wins"],
+        losses=st["losses"],
+        draws=positions - st["wins"] - st["losses"],
+        max_win_dtc=st["max_win_dtc"],
+        max_loss_dtc=st["max_loss_dtc"],
+        distance="dtc-placement" if sub.placement else "dtc",
+    )
+    if variant.limited:
+        hdr["limit"] = None if sub.placement else variant.rules.limit_of(sub.m, sub.o)
+        hdr["cursed_wins"], hdr["blessed_losses"] = (int(x) for x in curse_counts)
+    expected = count_positions(board, sub.m, sub.o)
+    if positions != expected:
+        raise RuntimeError(f"{sub}: {positions} used slots, Burnside counts {expected}")
+    return hdr
+
+
+def read_dtw(path, values=None, halved: bool = False):
+    """The whole dtw plane of a dtw file (uint8 or uint16): the one loader of dtw planes.
+    ``values``: the stored value codes of the values file beside it (read when not given).
+    With ``halved``: (plane, is_halved), the plane dtw // 2 where the file stores it so (half
+    the memory; a win's dtw is odd)."""
+    if values is None:
+        values = stored_values(values_beside(path))
+    with TableFile(path) as tf:
+        return tf.selected_plane("dtw", values) if halved else tf.distance_all("dtw", values)
+
+
+def read_planes(path, with_dtc: bool = True):
+    """(values, distances) of a whole file, the distances as uint8 where they fit (``None``
+    without ``with_dtc``): the one loader of whole planes."""
+    with TableFile(path) as tf:
+        return tf.values_all(), (tf.dtc_all() if with_dtc else None)

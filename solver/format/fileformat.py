@@ -1,0 +1,849 @@
+"""The bytes of one database file: writing, reading at random, checking (docs/format.md).
+
+This module knows one file and nothing of folders, rulesets or the solver (folders.py lays
+files out in directories and builds their headers).
+
+Layout (little-endian)::
+
+    0    8   magic b"MORRISTB"
+    8    4   format version (1)
+    12   4   header length H
+    16   4   CRC-32 of the header bytes
+    20   4   reserved, 0
+    24   H   header: UTF-8 JSON with sorted keys (rules, subspace, hash, counts, sections)
+    ...      sections at 8-aligned offsets named in the header:
+             anchors  the anchor representatives, plain uint32 little-endian, sorted
+                      (binary-searched in place; every 1024th also in the header)
+             wdl      offset table (uint64, nblocks + 1) and zstd blocks of 2-bit values
+             dtc      offset table and zstd blocks of uint8 or uint16 distances (none for
+                      codec "ones": 1 for every win and loss, 0 for draws)
+             curse    (files of rules with a no-removal limit only) offset table and zstd
+                      blocks of 2-bit codes: 1 cursed win, 2 blessed loss, else 0
+    end-40   BLAKE2b-256 of every byte before it, then b"MTBEND\\0\\0"
+
+Every block is an independent zstd frame with its content checksum, so one probe decompresses
+one small block and a damaged block is detected when it is read. Files are written to a
+temporary name, synced and renamed, so a file under its final name is always complete.
+"""
+
+from __future__ import annotations
+
+import bisect
+import fcntl
+import hashlib
+import json
+import mmap
+import os
+import socket
+import stat
+import struct
+import sys
+import threading
+import zlib
+from concurrent.futures import ThreadPoolExecutor
+from typing import NamedTuple
+
+import numpy as np
+import zstandard as zstd
+
+from ..core.codes import DRAW, WIN
+from ..core.errors import CorruptDatabaseError
+from ..core.inputs import file_kind
+
+MAGIC = b"MORRISTB"
+END_MAGIC = b"MTBEND\0\0"
+VERSION = 1
+PREFIX = struct.Struct("<8sIIII")
+TRAILER = 40
+SUFFIX = ".mtb"
+TMP_MARK = ".tmp-"
+
+WDL_BLOCK = 1 << 14  # slots per value block (4 KiB packed): one probe decompresses ~6 us
+DTC_BLOCK = 1 << 11  # slots per distance block (2 KiB as uint8): ~3 us
+FENCE = 1024  # every FENCE-th anchor is repeated in the header, so a lookup touches one page
+WDL_LEVEL = 12
+DTC_LEVEL = 9
+#: draw-value files: level 6 compresses the standard 6-6 planes 2.5x faster than 9 for 0.7% more
+DRAWS_LEVEL = 6
+SELECT_BLOCK = 1 << 12  # slots per block of a selected section (below): at most 4 KiB as uint8
+SELECT_LEVEL = 15
+
+
+class Selection(NamedTuple):
+    """A section that stores only the slots the values file selects: ``decided`` (wins and
+    losses) or ``drawn``, in slot order, blocks of SELECT_BLOCK slots each holding the selected
+    slots of its range; ``halved``: stored as x // 2, the value giving the parity (a win's
+    distance is odd, a loss's even; a section is halved only where every position keeps that
+    rule: placement positions that end with the mover's own move break it). A reader needs the
+    values file to find a slot's entry."""
+
+    select: str
+    halved: bool = False
+
+
+#: the sections stored selected: the draws' zero dtw and the decided positions' zero draw
+#: values and distances are not stored (the values say them), nor is the dtw's parity
+SELECTIONS = {"dtw": Selection("decided", True), "dv": Selection("drawn"), "dd": Selection("drawn")}
+
+#: the kinds of file and the sections each must have (besides ``anchors``): a values file
+#: (``<subspace>.mtb``: values and dtc) and a dtw file (``<subspace>.mtw``: the distance to the
+#: end of the game alone, so that a reader of values never pays for it) and a draw-value file
+#: (``<subspace>.mdv``: ``dv`` the draw value + DV0 of each draw, ``dd`` its draw distance;
+#: docs/draws.md). A header without a ``kind`` is a values file (files written before dtw existed).
+KINDS = {"values": ("wdl", "dtc"), "dtw": ("dtw",), "draw": ("dv", "dd")}
+
+_U64x2 = struct.Struct("<QQ")
+
+
+def _align(x: int) -> int:
+    return (x + 7) & ~7
+
+
+def plane_stats(values: np.ndarray, dtc: np.ndarray) -> dict:
+    """Counts of used slots, wins and losses, and the longest win and loss."""
+    from ..kernels.pack import plane_stats as kernel
+
+    out = np.zeros((64, 5), dtype=np.int64)
+    kernel(values, dtc, 64, out)
+    return {
+        "positions": int(out[:, 0].sum()), "wins": int(out[:, 1].sum()), "losses": int(out[:, 2].sum()),
+        "max_win_dtc": int(out[:, 3].max()), "max_loss_dtc": int(out[:, 4].max()),
+    }
+
+
+def unpack_2bit(packed, n: int) -> np.ndarray:
+    from ..kernels.pack import unpack
+
+    p = np.frombuffer(packed, dtype=np.uint8)
+    out = np.empty(n, dtype=np.uint8)
+    unpack(p, n, out)
+    return out
+
+
+def _compress_blocks(chunks, level, threads=None):
+    local = threading.local()
+
+    def work(chunk):
+        c = getattr(local, "c", None)
+        if c is None:
+            c = local.c = zstd.ZstdCompressor(level=level, write_checksum=True, write_content_size=True)
+        return c.compress(chunk)
+
+    threads = threads or (os.cpu_count() or 1)
+    if len(chunks) < 4 or threads == 1:
+        return [work(c) for c in chunks]
+    with ThreadPoolExecutor(threads) as ex:
+        return list(ex.map(work, chunks, chunksize=16))
+
+
+class _Section(NamedTuple):
+    """One compressed section before it is laid out: its blocks, slots per block and codec
+    (and its :class:`Selection`, for a selected section)."""
+
+    name: str
+    blocks: list
+    block_slots: int
+    codec: str
+    selection: Selection | None = None
+
+
+def write_distance_table(path, header: dict, name: str, dist: np.ndarray, anchors: np.ndarray,
+                         values: np.ndarray | None = None, used: np.ndarray | None = None):
+    """Write a file that holds one distance section (``name``: ``dtw``) and the anchors, with
+    ``header`` (which names its ``kind``), atomically; returns the header written. ``values``:
+    the value codes as the values file stores them (``TableFile.values_all``), which select
+    the slots of a section in :data:`SELECTIONS`; ``used``: the slots that hold a position
+    (the others' entries are never read)."""
+    return write_planes(path, header, {name: dist}, anchors, SELECT_LEVEL, values, used)
+
+
+def write_planes(path, header: dict, planes: dict, anchors: np.ndarray, level: int = DTC_LEVEL,
+                 values: np.ndarray | None = None, used: np.ndarray | None = None):
+    """Write a file of byte or distance sections (``planes``: {name: array of one value per
+    slot}, each stored as uint8 where it fits, else uint16) and the anchors, with ``header``
+    (which names its ``kind``), atomically, each block a zstd frame of ``level``; returns the
+    header written. A section named in :data:`SELECTIONS` keeps only the slots that
+    ``values`` (the value codes as the values file stores them) selects, halved where every
+    one of them (every ``used`` one, if given) keeps the parity rule."""
+    sections = []
+    for name, plane in planes.items():
+        plane = np.ascontiguousarray(plane)
+        slots = len(plane)
+        sel = SELECTIONS.get(name)
+        if sel is not None:
+            sections.append(_selected_section(name, plane, sel, values, used, level))
+            continue
+        wide = int(plane.max(initial=0)) > 255
+        arr = np.ascontiguousarray(plane, dtype=np.uint16 if wide else np.uint8)
+        blocks = _compress_blocks(_chunks(arr, DTC_BLOCK * arr.itemsize), level)
+        sections.append(_Section(name, blocks, DTC_BLOCK, "uint16" if wide else "uint8"))
+    anchor_blob = np.asarray(anchors, dtype="<u4").tobytes()
+    hdr, layout, end = lay_out(header, slots, sections, anchors, anchor_blob)
+    _write_atomically(path, _header_blob(hdr), anchor_blob, sections, layout, end)
+    return hdr
+
+
+def check_select(select: str) -> None:
+    """A :class:`Selection`'s ``select`` must be one this toolkit knows."""
+    if select not in ("decided", "drawn"):
+        raise ValueError(f"unknown selection {select!r}")
+
+
+def _selected_section(name: str, plane: np.ndarray, sel: Selection, values, used, level) -> _Section:
+    """The blocks of a selected section: per SELECT_BLOCK slots, the selected slots' entries
+    (two kernel passes over the planes, no per-slot temporaries: the kept entries are the only
+    new array)."""
+    from ..kernels.pack import select_fill, select_scan
+
+    if values is None or len(values) != len(plane):
+        raise ValueError(f"the {name} section keeps only the {sel.select} slots: it needs the "
+                         f"values file's value codes, one per slot")
+    check_select(sel.select)
+    values = np.ascontiguousarray(values, dtype=np.uint8)
+    used = np.zeros(0, np.bool_) if used is None else np.ascontiguousarray(used, dtype=np.bool_)
+    nb = -(-len(plane) // SELECT_BLOCK)
+    counts, odd, maxes = (np.zeros(nb, dtype=np.int64) for _ in range(3))
+    drawn = sel.select == "drawn"
+    select_scan(values, plane, used, drawn, SELECT_BLOCK, counts, odd, maxes)
+    if sel.halved and odd.any():
+        sel = Selection(sel.select, False)
+    shift = 1 if sel.halved else 0
+    wide = (int(maxes.max(initial=0)) >> shift) > 255
+    kept = np.empty(int(counts.sum()), dtype=np.uint16 if wide else np.uint8)
+    starts = np.concatenate([[0], np.cumsum(counts)]).astype(np.int64)
+    select_fill(values, plane, drawn, shift, SELECT_BLOCK, starts[:-1], kept)
+    bounds = starts * kept.itemsize
+    mv = memoryview(kept).cast("B")
+    chunks = [mv[int(bounds[k]): int(bounds[k + 1])] for k in range(nb)]
+    return _Section(name, _compress_blocks(chunks, level), SELECT_BLOCK, "uint16" if wide else "uint8", sel)
+
+
+def write_table(path, header: dict, values: np.ndarray, dtc: np.ndarray, anchors: np.ndarray,
+                curse: np.ndarray | None = None):
+    """Write one subspace atomically. ``values``: codes 0 draw, 1 win, 2 loss, 3 unused;
+    ``dtc``: distances (0 for draws); ``anchors``: the anchor representatives; ``curse``
+    (rules with a no-removal limit): 1 cursed win, 2 blessed loss, else 0 (limits.py).
+    Returns the header written. The phases, in order: :func:`encode_sections` (pack and
+    compress the planes), :func:`lay_out` (the header and every section's offset), then
+    :func:`_write_atomically` (bytes, digest, trailer, rename)."""
+    sections = encode_sections(values, dtc, curse)
+    anchor_blob = np.asarray(anchors, dtype="<u4").tobytes()
+    hdr, layout, end = lay_out(header, len(values), sections, anchors, anchor_blob)
+    blob = _header_blob(hdr)
+    _write_atomically(path, blob, anchor_blob, sections, layout, end)
+    return hdr
+
+
+def encode_sections(values: np.ndarray, dtc: np.ndarray, curse: np.ndarray | None = None) -> list:
+    """Phase 1: the value plane packed 2 bits a slot, the distances as uint8 or uint16 (or not
+    at all: codec ``ones``), the curse plane packed (limited rules), each cut into blocks and
+    every block compressed into its own zstd frame."""
+    from ..kernels.pack import fill_and_pack, pack2
+
+    values = np.ascontiguousarray(values, dtype=np.uint8)
+    dtc = np.ascontiguousarray(dtc)
+    slots = len(values)
+    wide = int(dtc.max(initial=0)) > 255
+    dtc_arr = np.empty(slots, dtype=np.uint16 if wide else np.uint8)
+    packed = np.zeros((slots + 3) // 4, dtype=np.uint8)
+    assert WDL_BLOCK % DTC_BLOCK == 0 and DTC_BLOCK % 4 == 0
+    fill_and_pack(values, dtc, DTC_BLOCK, packed, dtc_arr)
+    # distances that the values imply (1 for every win and loss, 0 for draws: the last
+    # placement of a side, where every move ends placement) are not stored: codec "ones"
+    ones = not wide and bool(np.array_equal(dtc_arr, unpack_2bit(packed.tobytes(), slots) != DRAW))
+    width = dtc_arr.itemsize
+    out = [_Section("wdl", _compress_blocks(_chunks(packed, WDL_BLOCK // 4), WDL_LEVEL), WDL_BLOCK, "2bit")]
+    if ones:
+        out.append(_Section("dtc", [], DTC_BLOCK, "ones"))
+    else:
+        out.append(_Section("dtc", _compress_blocks(_chunks(dtc_arr, DTC_BLOCK * width), DTC_LEVEL),
+                            DTC_BLOCK, "uint16" if wide else "uint8"))
+    if curse is not None:
+        cpacked = np.zeros((slots + 3) // 4, dtype=np.uint8)
+        pack2(np.ascontiguousarray(curse, dtype=np.uint8), cpacked)
+        out.append(_Section("curse", _compress_blocks(_chunks(cpacked, WDL_BLOCK // 4), WDL_LEVEL),
+                            WDL_BLOCK, "2bit"))
+    return out
+
+
+def _chunks(arr: np.ndarray, nbytes: int) -> list:
+    """The bytes of ``arr`` cut into pieces of ``nbytes`` (the last may be shorter), no copy."""
+    mv = memoryview(arr).cast("B")
+    return [mv[i : i + nbytes] for i in range(0, len(mv), nbytes)]
+
+
+def _section_layout(start: int, anchor_blob: bytes, count: int, sections: list):
+    """Where each section goes when the header ends at ``start``: the anchors, then per
+    section its offset table and its blocks, each at an 8-aligned offset."""
+    out = {}
+    pos = _align(start)
+    out["anchors"] = {"offset": pos, "length": len(anchor_blob), "count": count, "dtype": "uint32le"}
+    pos = _align(pos + len(anchor_blob))
+    for sec in sections:
+        table_at = pos
+        pos = table_at + 8 * (len(sec.blocks) + 1)
+        offsets = [pos]
+        for b in sec.blocks:
+            pos += len(b)
+            offsets.append(pos)
+        out[sec.name] = {"offset_table": table_at, "nblocks": len(sec.blocks),
+                         "block_slots": sec.block_slots, "codec": sec.codec, "_offsets": offsets}
+        if sec.selection is not None:
+            out[sec.name].update(select=sec.selection.select, halved=sec.selection.halved)
+        pos = _align(pos)
+    return out, pos
+
+
+def _header_blob(hdr: dict) -> bytes:
+    return json.dumps(hdr, sort_keys=True, separators=(",", ":")).encode()
+
+
+#: the header keys :func:`lay_out` writes (a header read back, less these, writes the file again)
+LAYOUT_KEYS = ("sections", "file_size", "slots", "anchor_fence")
+
+
+def lay_out(header: dict, slots: int, sections: list, anchors, anchor_blob: bytes):
+    """Phase 2: the full header (the caller's fields, ``slots``, ``anchor_fence``,
+    ``sections``, ``file_size``) and the layout of the sections after it. The header's own
+    length moves the sections, so the layout is repeated until it stops moving (two passes)."""
+    anchors = np.asarray(anchors)
+    hdr = dict(header)
+    hdr["slots"] = int(slots)
+    hdr["anchor_fence"] = [int(a) for a in anchors[::FENCE]]
+    layout, end = _section_layout(PREFIX.size + 4096, anchor_blob, int(len(anchors)), sections)
+    for _ in range(3):
+        hdr["sections"] = {k: {kk: vv for kk, vv in v.items() if not kk.startswith("_")}
+                           for k, v in layout.items()}
+        hdr["file_size"] = end + TRAILER
+        new_layout, new_end = _section_layout(PREFIX.size + len(_header_blob(hdr)), anchor_blob,
+                                              int(len(anchors)), sections)
+        if new_end == end and new_layout == layout:
+            return hdr, layout, end
+        layout, end = new_layout, new_end
+    raise RuntimeError("header layout did not converge")  # pragma: no cover - two passes do
+
+
+def _write_atomically(path, blob: bytes, anchor_blob: bytes, sections: list, layout: dict, end: int):
+    """Phase 3: prefix, header, anchors, each section's offset table and blocks, zero padding
+    to every laid-out offset, then the BLAKE2b digest of all of it and the end magic; written
+    to a temporary name, synced, renamed."""
+    tmp = f"{path}{TMP_MARK}{socket.gethostname()}-{os.getpid()}"
+    try:
+        _write_file(tmp, blob, anchor_blob, sections, layout, end)
+        os.replace(tmp, path)
+    except BaseException:  # out of disk, killed, ...: nothing half written stays
+        try:
+            os.remove(tmp)
+        except OSError:
+            pass
+        raise
+    _fsync_dir(os.path.dirname(os.path.abspath(path)))
+
+
+def _write_file(tmp, blob: bytes, anchor_blob: bytes, sections: list, layout: dict, end: int):
+    digest = hashlib.blake2b(digest_size=32)
+    pos = 0
+    with open(tmp, "wb") as f:
+        def put(data):
+            nonlocal pos
+            f.write(data)
+            digest.update(data)
+            pos += len(data)
+
+        def pad_to(target):
+            if target > pos:
+                put(b"\0" * (target - pos))
+
+        put(PREFIX.pack(MAGIC, VERSION, len(blob), zlib.crc32(blob), 0))
+        put(blob)
+        pad_to(layout["anchors"]["offset"])
+        put(anchor_blob)
+        for sec in sections:
+            at = layout[sec.name]
+            pad_to(at["offset_table"])
+            put(np.array(at["_offsets"], dtype="<u8").tobytes())
+            for b in sec.blocks:
+                put(b)
+        pad_to(end)
+        f.write(digest.digest() + END_MAGIC)
+        f.flush()
+        os.fsync(f.fileno())
+
+
+def remove_stale_temporaries(directory: str) -> list[str]:
+    """Delete temporary files that a killed writer on this host left behind (their process is
+    gone); files of live writers, or of other hosts sharing the directory, are kept."""
+    removed = []
+    if not os.path.isdir(directory):
+        return removed
+    host = socket.gethostname()
+    for name in os.listdir(directory):
+        if TMP_MARK not in name:
+            continue
+        tail = name.rsplit(TMP_MARK, 1)[1]
+        h, _, pid = tail.rpartition("-")
+        if h != host or not pid.isdigit():
+            continue
+        try:
+            os.kill(int(pid), 0)
+            continue  # still running
+        except ProcessLookupError:
+            pass
+        except PermissionError:
+            continue
+        try:
+            os.remove(os.path.join(directory, name))
+            removed.append(name)
+        except FileNotFoundError:
+            pass
+    return removed
+
+
+def _fsync_dir(d):
+    try:
+        fd = os.open(d, os.O_RDONLY)
+    except OSError:  # pragma: no cover - platforms without directory fds
+        return
+    try:
+        os.fsync(fd)
+    except OSError:  # pragma: no cover
+        pass
+    finally:
+        os.close(fd)
+
+
+def _selected_code(code: int, select: str) -> int:
+    return int(code == DRAW) if select == "drawn" else int(code != DRAW)
+
+
+#: per byte of a 2-bit value plane: how many of its four codes are draws (decided)
+_DRAWN_IN_BYTE = np.array([sum(((b >> (2 * k)) & 3) == DRAW for k in range(4)) for b in range(256)], np.int64)
+_DECIDED_IN_BYTE = 4 - _DRAWN_IN_BYTE
+
+
+def _open_regular(path: str):
+    """The file at ``path`` opened for reading, if it is a regular file. Opened without blocking
+    (a named pipe in a file's place would otherwise wait for a writer for ever), then checked
+    on the open descriptor; anything but a regular file is a ``CorruptDatabaseError`` naming
+    what it is. A missing file raises ``FileNotFoundError`` (the caller's missing subspace)."""
+    try:
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+    except FileNotFoundError:
+        raise
+    except OSError as exc:
+        raise CorruptDatabaseError(f"{path}: cannot open ({exc.strerror or exc})") from None
+    mode = os.fstat(fd).st_mode
+    if not stat.S_ISREG(mode):
+        os.close(fd)
+        raise CorruptDatabaseError(f"{path}: {file_kind(mode)}, not a database file")
+    if hasattr(os, "O_NONBLOCK"):
+        fcntl.fcntl(fd, fcntl.F_SETFL, fcntl.fcntl(fd, fcntl.F_GETFL) & ~os.O_NONBLOCK)
+    return os.fdopen(fd, "rb")
+
+
+class TableFile:
+    """One subspace file, read at random through mmap. Thread-safe: mmap reads need no lock,
+    each thread has its own zstd decompressor, and the block cache changes only by single
+    (atomic) dict operations."""
+
+    def __init__(self, path, cache_blocks: int = 256):
+        self.path = str(path)
+        self._f = _open_regular(self.path)
+        try:
+            size = os.fstat(self._f.fileno()).st_size
+            if size < PREFIX.size + TRAILER:
+                raise self._bad(f"truncated: {size} bytes is shorter than any database file")
+            self._mm = mmap.mmap(self._f.fileno(), 0, access=mmap.ACCESS_READ)
+            if hasattr(self._mm, "madvise") and hasattr(mmap, "MADV_RANDOM"):
+                self._mm.madvise(mmap.MADV_RANDOM)  # probes read scattered pages: no readahead
+            self._view = memoryview(self._mm)  # blocks are decompressed from it without a copy
+            magic, version, hlen, hcrc, _ = PREFIX.unpack_from(self._mm, 0)
+            if magic != MAGIC:
+                raise self._bad("not a morris database (bad magic)")
+            if version != VERSION:
+                raise self._bad(f"format version {version}; this toolkit reads version {VERSION}")
+            if PREFIX.size + hlen > size:
+                raise self._bad("truncated inside the header")
+            blob = bytes(self._mm[PREFIX.size : PREFIX.size + hlen])
+            if zlib.crc32(blob) != hcrc:
+                raise self._bad("header checksum mismatch")
+            self.header = json.loads(blob)
+            if self.header.get("file_size") != size:
+                raise self._bad(
+                    f"truncated or padded: {size} bytes, the header says {self.header.get('file_size')}"
+                )
+            # (the trailer is checked with the digest by checksum_ok / morris verify)
+            self.slots = int(self.header["slots"])
+            self._sec = {}
+            self._selected = {}
+            kind = self.header.get("kind", "values")
+            if kind not in KINDS:
+                raise self._bad(f"a file of kind {kind!r}; this toolkit reads {', '.join(KINDS)}")
+            for name in KINDS[kind] + ("curse",):
+                if name == "curse" and name not in self.header["sections"]:
+                    continue  # only files of rules with a no-removal limit have it
+                sec = self.header["sections"][name]
+                nb = int(sec["nblocks"])
+                at = int(sec["offset_table"])
+                if at + 8 * (nb + 1) > size - TRAILER:
+                    raise self._bad(f"{name} offset table lies past the end")
+                # entries are checked where they are read (_span); offsets() checks them all
+                # (table offset, blocks, slots per block, codec); entries are read when needed
+                self._sec[name] = (at, nb, int(sec["block_slots"]), sec["codec"])
+                if "select" in sec:
+                    self._selected[name] = Selection(sec["select"], bool(sec.get("halved", False)))
+                    check_select(sec["select"])
+        except CorruptDatabaseError:
+            self.close()
+            raise
+        except (ValueError, KeyError, TypeError, struct.error) as exc:
+            self.close()
+            raise self._bad(f"unreadable header ({exc})") from None
+        self._cache = {}
+        self._cache_blocks = cache_blocks
+        self._dctx = threading.local()
+        self._anchors = None
+
+    def _bad(self, why):
+        return CorruptDatabaseError(f"{self.path}: {why}")
+
+    def close(self):
+        anchors = getattr(self, "_anchors", None)
+        if isinstance(anchors, memoryview):
+            anchors.release()
+        view = getattr(self, "_view", None)
+        if view is not None:
+            view.release()
+            self._view = None
+            self._anchors = None
+        mm = getattr(self, "_mm", None)
+        if mm is not None:
+            try:
+                mm.close()
+            except BufferError:  # pragma: no cover - views still alive; GC closes it later
+                pass
+            self._mm = None
+        f = getattr(self, "_f", None)
+        if f is not None:
+            f.close()
+            self._f = None
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+
+    # ------------------------------------------------------------------ blocks
+    def _decompress(self, data: bytes) -> bytes:
+        d = getattr(self._dctx, "d", None)
+        if d is None:
+            d = self._dctx.d = zstd.ZstdDecompressor()
+        try:
+            return d.decompress(data)
+        except zstd.ZstdError as exc:
+            raise self._bad(f"damaged block ({exc})") from None
+
+    def _span(self, name: str, k: int):
+        at, nb, _, _ = self._sec[name]
+        a, b = _U64x2.unpack_from(self._mm, at + 8 * k)
+        if not at + 8 * (nb + 1) <= a < b <= len(self._mm) - TRAILER:
+            raise self._bad(f"{name} offset table is damaged at block {k}")
+        return a, b
+
+    def offsets(self, name: str) -> np.ndarray:
+        """The whole offset table of a section (for bulk reads and checks)."""
+        at, nb, _, _ = self._sec[name]
+        offs = np.frombuffer(self._mm, dtype="<u8", count=nb + 1, offset=at).astype(np.int64)
+        if nb and np.any(np.diff(offs) <= 0):
+            raise self._bad(f"{name} offset table is damaged")
+        return offs
+
+    def _block(self, name: str, k: int) -> bytes:
+        """Block k of a section, decompressed. Recent blocks are kept until the cache is full,
+        then it starts over (each dict operation is atomic, so threads need no lock; at worst
+        two of them decompress the same block)."""
+        key = (name, k)
+        hit = self._cache.get(key)
+        if hit is not None:
+            return hit
+        if self._view is None:
+            raise ValueError(f"{self.path} is closed")
+        a, b = self._span(name, k)
+        raw = self._decompress(self._view[a:b])
+        if len(self._cache) >= self._cache_blocks:
+            self._cache.clear()
+        self._cache[key] = raw
+        return raw
+
+    def value(self, i: int) -> int:
+        """Value code of slot i: 0 draw, 1 win, 2 loss."""
+        if not 0 <= i < self.slots:
+            raise IndexError(i)
+        per = self._sec["wdl"][2]
+        raw = self._block("wdl", i // per)
+        j = i % per
+        return (raw[j >> 2] >> (2 * (j & 3))) & 3
+
+    def value_dtc(self, i: int):
+        """(value code, dtc) of slot i; reads the distance block only for wins and losses.
+        (``value`` and ``dtc`` written out in one body: this is every probe's hot path.)"""
+        if not 0 <= i < self.slots:
+            raise IndexError(i)
+        wper = self._sec["wdl"][2]
+        raw = self._block("wdl", i // wper)
+        j = i % wper
+        v = (raw[j >> 2] >> (2 * (j & 3))) & 3
+        if v == DRAW:
+            return v, None
+        _, _, per, codec = self._sec["dtc"]
+        if codec == "ones":
+            return v, 1
+        raw = self._block("dtc", i // per)
+        j = i % per
+        return v, (raw[2 * j] | (raw[2 * j + 1] << 8)) if codec == "uint16" else raw[j]
+
+    def dtc(self, i: int) -> int:
+        if not 0 <= i < self.slots:
+            raise IndexError(i)
+        _, _, per, codec = self._sec["dtc"]
+        if codec == "ones":
+            return int(self.value(i) != DRAW)
+        raw = self._block("dtc", i // per)
+        j = i % per
+        if codec == "uint16":
+            return raw[2 * j] | (raw[2 * j + 1] << 8)
+        return raw[j]
+
+    def distance(self, name: str, i: int, values: "TableFile | None" = None) -> int:
+        """Slot i of a distance or byte section (``dtc``, ``dtw``, ``dv``, ``dd``; uint8 or
+        uint16). A selected section (:class:`Selection`) needs ``values``, the values file
+        beside it: a slot it does not select holds 0."""
+        if not 0 <= i < self.slots:
+            raise IndexError(i)
+        _, _, per, codec = self._sec[name]
+        sel = self._selected.get(name)
+        j = i % per
+        if sel is not None:
+            if values is None:
+                raise ValueError(f"{self.path}: the {name} section needs the values file to be read")
+            v = values.value(i)
+            if (v == DRAW) != (sel.select == "drawn"):
+                return 0
+            j = values.count_selected(i - j, i, sel.select)
+        raw = self._block(name, i // per)
+        if (j + 1) * (2 if codec == "uint16" else 1) > len(raw):
+            raise self._bad(f"{name} block {i // per} holds fewer entries than the values file selects")
+        x = (raw[2 * j] | (raw[2 * j + 1] << 8)) if codec == "uint16" else raw[j]
+        if sel is not None and sel.halved:
+            return 2 * x + (v == WIN)
+        return x
+
+    def count_selected(self, lo: int, hi: int, select: str) -> int:
+        """How many slots of [lo, hi) a selection keeps (``decided`` or ``drawn``), from the
+        value plane of this (values) file."""
+        per = self._sec["wdl"][2]
+        table = _DRAWN_IN_BYTE if select == "drawn" else _DECIDED_IN_BYTE
+        n = 0
+        while lo < hi:
+            k = lo // per
+            raw = self._block("wdl", k)
+            a, b = lo - k * per, min(hi, (k + 1) * per) - k * per
+            lo += b - a
+            while a < b and a & 3:  # to a byte boundary
+                n += _selected_code((raw[a >> 2] >> (2 * (a & 3))) & 3, select)
+                a += 1
+            full = (b - a) >> 2
+            if full:
+                n += int(table[np.frombuffer(raw, np.uint8, full, a >> 2)].sum())
+                a += 4 * full
+            while a < b:
+                n += _selected_code((raw[a >> 2] >> (2 * (a & 3))) & 3, select)
+                a += 1
+        return n
+
+    def selected_plane(self, name: str, values: np.ndarray):
+        """(plane, halved) of a section: for a halved selected section its entries (dtw // 2,
+        uint8 where they fit) put back in their slots, ``halved`` True, for half the memory of
+        the distances; else the distances (:meth:`distance_all`) and False."""
+        sel = self._selected.get(name)
+        if sel is None or not sel.halved:
+            return self.distance_all(name, values), False
+        return self.distance_all(name, values, raw=True), True
+
+    def distance_all(self, name: str, values: np.ndarray | None = None, raw: bool = False) -> np.ndarray:
+        """A whole distance or byte section (``dtc``, ``dtw``, ``dv``, ``dd``) of codec uint8 or
+        uint16; a selected section needs ``values``, the value codes of the values file beside
+        it (``values_all``), and is uint16 where halved (``raw``: the halved entries as stored)."""
+        codec = self._sec[name][3]
+        dtype = "<u2" if codec == "uint16" else np.uint8
+        sel = self._selected.get(name)
+        if sel is None:
+            out = np.empty(self.slots, dtype=dtype)
+            self.bulk_into(name, out)
+            return out
+        if values is None or len(values) != self.slots:
+            raise ValueError(f"{self.path}: the {name} section needs the values file's value codes to be read")
+        from ..kernels.pack import expand_selected, select_count
+
+        values = np.ascontiguousarray(values, dtype=np.uint8)
+        drawn = sel.select == "drawn"
+        counts = np.zeros(-(-self.slots // SELECT_BLOCK), dtype=np.int64)
+        select_count(values, drawn, SELECT_BLOCK, counts)  # each block's entries
+        starts = np.concatenate([[0], np.cumsum(counts)[:-1]]).astype(np.int64)
+        kept = np.empty(int(counts.sum()), dtype=dtype)
+        self.bulk_into(name, kept)
+        halve = sel.halved and not raw
+        out = np.empty(self.slots, dtype=np.uint16 if halve else dtype)
+        expand_selected(values, drawn, halve, kept, SELECT_BLOCK, starts, out)
+        return out
+
+    def curse(self, i: int) -> int:
+        """Curse code of slot i (files of rules with a no-removal limit): 1 cursed win, 2 blessed
+        loss, 0 otherwise (0 in files without the section)."""
+        if not 0 <= i < self.slots:
+            raise IndexError(i)
+        if "curse" not in self._sec:
+            return 0
+        per = self._sec["curse"][2]
+        raw = self._block("curse", i // per)
+        j = i % per
+        return (raw[j >> 2] >> (2 * (j & 3))) & 3
+
+    def curse_all(self) -> np.ndarray:
+        """The whole curse plane (zeros in files without one)."""
+        if "curse" not in self._sec:
+            return np.zeros(self.slots, dtype=np.uint8)
+        return unpack_2bit(self._bulk("curse"), self.slots)
+
+    def values_all(self) -> np.ndarray:
+        """The whole value plane (codes 0 draw, 1 win, 2 loss; unused slots hold a neighbour's)."""
+        return unpack_2bit(self.wdl_packed(), self.slots)
+
+    def _advise(self, advice_name: str):
+        advice = getattr(mmap, advice_name, None)
+        if advice is not None and hasattr(self._mm, "madvise"):
+            self._mm.madvise(advice)
+
+    def _section_bytes(self, name: str) -> int:
+        codec = self._sec[name][3]
+        width = 2 if codec == "uint16" else 1
+        return (self.slots + 3) // 4 if codec == "2bit" else self.slots * width
+
+    def bulk_into(self, name: str, out) -> None:
+        """Decompress every block of a section into ``out`` (a writable buffer of exactly the
+        section's size; for a selected section, of its selected slots), frame after frame with
+        no intermediate copy (read ahead while doing it). A damaged block raises
+        :class:`CorruptDatabaseError`."""
+        offs = self.offsets(name)
+        mv = memoryview(out).cast("B")
+        if name not in self._selected and len(mv) != self._section_bytes(name):
+            raise ValueError(f"{name}: {len(mv)} bytes given, the section holds {self._section_bytes(name)}")
+        self._advise("MADV_SEQUENTIAL")
+        try:
+            reader = zstd.ZstdDecompressor().stream_reader(
+                self._view[int(offs[0]) : int(offs[-1])], read_across_frames=True, read_size=1 << 20)
+            got = 0
+            while got < len(mv):
+                k = reader.readinto(mv[got:])
+                if k == 0:
+                    break
+                got += k
+        except zstd.ZstdError as exc:
+            raise self._bad(f"damaged {name} block ({exc})") from None
+        finally:
+            self._advise("MADV_RANDOM")
+        if got != len(mv) or (name in self._selected and reader.read(1)):
+            raise self._bad(f"{name} section does not hold the {len(mv)} bytes its slots need"
+                            + (" (the values file selects them)" if name in self._selected else ""))
+
+    def _bulk(self, name: str) -> bytearray:
+        """Every block of a section, decompressed and joined."""
+        out = bytearray(self._section_bytes(name))
+        self.bulk_into(name, out)
+        return out
+
+    def wdl_packed(self) -> bytes:
+        """The value plane as stored: 4 slots per byte (blocks decompressed and joined)."""
+        return self._bulk("wdl")
+
+    def dtc_all(self) -> np.ndarray:
+        codec = self._sec["dtc"][3]
+        if codec == "ones":
+            return (self.values_all() != DRAW).astype(np.uint8)
+        out = np.empty(self.slots, dtype="<u2" if codec == "uint16" else np.uint8)
+        self.bulk_into("dtc", out)
+        return out
+
+    @property
+    def anchors(self):
+        """The sorted anchor representatives: a sequence of ints read in place from the file
+        (binary search over it touches a handful of pages)."""
+        if self._anchors is None:
+            sec = self.header["sections"]["anchors"]
+            count = int(sec["count"])
+            if sec["length"] != 4 * count or sec["offset"] + sec["length"] > len(self._mm):
+                raise self._bad("anchor table is damaged")
+            if sys.byteorder == "little":
+                self._anchors = memoryview(self._mm)[sec["offset"] : sec["offset"] + sec["length"]].cast("I")
+            else:  # pragma: no cover - big-endian hosts read a converted copy
+                raw = self._mm[sec["offset"] : sec["offset"] + sec["length"]]
+                self._anchors = np.frombuffer(raw, dtype="<u4").astype(np.int64).tolist()
+        return self._anchors
+
+    def orbit_of(self, rep: int) -> int:
+        """Position of an anchor representative in the anchor table, or -1. Bisects the fence
+        in the header, then one page of the table."""
+        anchors = self.anchors
+        fence = self.header.get("anchor_fence")
+        lo, hi = 0, len(anchors)
+        if fence:
+            b = bisect.bisect_right(fence, rep) - 1
+            if b < 0:
+                return -1
+            lo, hi = b * FENCE, min(len(anchors), (b + 1) * FENCE)
+        i = bisect.bisect_left(anchors, rep, lo, hi)
+        return i if i < hi and anchors[i] == rep else -1
+
+    def checksum_ok(self) -> bool:
+        """Whether the trailer is intact and its BLAKE2b digest matches the file's bytes (reads
+        the whole file)."""
+        size = len(self._mm)
+        if bytes(self._mm[size - 8 :]) != END_MAGIC:
+            return False
+        h = hashlib.blake2b(digest_size=32)
+        step = 1 << 24
+        self._advise("MADV_SEQUENTIAL")
+        try:
+            for a in range(0, size - TRAILER, step):
+                h.update(self._mm[a : min(a + step, size - TRAILER)])
+        finally:
+            self._advise("MADV_RANDOM")
+        return h.digest() == bytes(self._mm[size - TRAILER : size - 8])
+
+
+def check_file(path, expect: dict | None = None) -> str | None:
+    """None when the file is complete and its checksum matches, and its header holds the
+    fields ``expect`` (a missing ``kind`` reads as ``values``); else what is wrong."""
+    try:
+        with TableFile(path) as tf:
+            wrong = header_mismatch(tf.header, expect or {})
+            if wrong:
+                return f"{path}: {wrong}"
+            if not tf.checksum_ok():
+                return f"{path}: checksum mismatch"
+    except FileNotFoundError:
+        return f"{path}: missing"
+    except CorruptDatabaseError as exc:
+        return str(exc)
+    return None
+
+
+def header_mismatch(header: dict, expect: dict) -> str | None:
+    """What differs between a header and the fields ``expect`` (None when nothing does); a
+    header without ``kind`` is a values file's."""
+    for k, want in expect.items():
+        got = header.get(k, "values" if k == "kind" else None)
+        if got != want:
+            return f"holds {k} {got!r}, not {want!r}"
+    return None

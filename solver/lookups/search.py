@@ -1,0 +1,107 @@
+"""The second, independent method for placement values: alpha-beta search.
+
+``PlacementSearch`` holds the movement-phase value planes of a variant in memory (2 bits per
+slot) and searches the placement phase down to the end of placement, where it looks the result
+up. It needs no placement databases, which makes it the cheaper route to the value of the start
+position of the standard game; the placement sweep (placement.py) must agree with it.
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from concurrent.futures import ThreadPoolExecutor
+
+import numpy as np
+
+from ..format.fileformat import TableFile
+from ..database.folders import open_checked, table_path
+from ..core.codes import NAME_OF_SCORE, SCORE_OF_CODE
+from ..core.errors import MissingSubspaceError
+from ..hashing.index import Hasher
+from ..hashing.subspaces import movement_subspaces
+from ..core.position import Position
+from ..core.progress import Reporter
+
+VALUES = NAME_OF_SCORE  # score -> value name
+
+
+class PlacementSearch:
+    """Alpha-beta over placement with movement-phase lookups. ``tt_bits``: log2 of the
+    transposition table's entries (16 bytes each: 256 MiB at the default 24)."""
+
+    def __init__(self, db, variant, tt_bits: int = 24, reporter: Reporter | None = None):
+        rep = reporter or Reporter(quiet=True)
+        self.variant = variant
+        self.hasher = Hasher(variant.board)
+        n = variant.board.n
+        self.hasher.orbits(range(0, min(n, 2 * variant.pieces) + 1))
+        subs = movement_subspaces(variant)
+        paths = []
+        for s in subs:
+            path = table_path(db, variant, s)
+            if not os.path.exists(path):
+                raise MissingSubspaceError(
+                    f"the search needs the movement subspace {s} ({path} is missing; "
+                    f"solve it with: morris solve --out {db} {variant.cli_flags()})"
+                )
+            paths.append(path)
+        # one buffer for every plane, each file decompressed into its place by a pool of
+        # threads (zstd releases the GIL): no joined copy, the cores share the work
+        sizes = []
+        for path, s in zip(paths, subs):
+            with open_checked(path, variant, s) as tf:  # (the one gate: rules, subspace, kind)
+                sizes.append((tf.slots + 3) // 4)
+        off = np.zeros((16, 16), dtype=np.int64)
+        starts = np.concatenate([[0], np.cumsum(sizes)]).astype(np.int64)
+        for s, start in zip(subs, starts):
+            off[s.m, s.o] = start
+        buf = np.empty(int(starts[-1]), dtype=np.uint8)
+
+        def load(k):
+            with TableFile(paths[k]) as tf:  # straight into its place: no copy
+                tf.bulk_into("wdl", buf[starts[k]:starts[k + 1]])
+
+        with rep.bar(total=len(subs), desc="load movement values", unit="subspace") as bar, \
+                ThreadPoolExecutor(max_workers=max(1, min(8, os.cpu_count() or 1))) as pool:
+            for _ in pool.map(load, sorted(range(len(paths)), key=lambda k: -sizes[k])):
+                bar.update(1)
+        self.mv_packed = buf
+        self.mv_off = off
+        self.tt_keys = np.full(1 << tt_bits, -1, dtype=np.int64)
+        self.tt_vals = np.zeros(1 << tt_bits, dtype=np.int64)
+        self.stats = np.zeros(3, dtype=np.int64)
+
+    def value(self, pos: Position) -> int:
+        """+1 win, 0 draw, -1 loss for the side to move."""
+        from ..kernels.search import leaf_value, search
+
+        if pos.variant.board != self.variant.board or pos.variant.rules != self.variant.rules:
+            raise ValueError(f"a search over {self.variant.name} asked for a position of "
+                             f"{pos.variant.name}")  # a bug of the caller's (tablebase keys)
+        end = pos.outcome()
+        if end is not None:
+            return SCORE_OF_CODE[end]
+        T = self.hasher.tables
+        Ob = self.hasher.orbits(range(0, min(T.n, 2 * self.variant.pieces) + 1))
+        if not pos.in_placement:
+            return int(leaf_value(T, Ob, pos.mover, pos.opponent, self.mv_packed, self.mv_off))
+        return int(search(T, Ob, self.variant.rules.double_mill_removes, pos.mover, pos.opponent,
+                          pos.mover_hand, pos.opponent_hand, self.mv_packed, self.mv_off,
+                          self.tt_keys, self.tt_vals, self.stats))
+
+    @property
+    def nodes(self) -> int:
+        return int(self.stats[0])
+
+
+def start_value_by_search(db, variant, reporter=None) -> dict:
+    t0 = time.perf_counter()
+    s = PlacementSearch(db, variant, reporter=reporter)
+    t1 = time.perf_counter()
+    v = s.value(Position.start(variant))
+    t2 = time.perf_counter()
+    return {
+        "value": VALUES[v], "method": "search", "nodes": s.nodes, "leaves": int(s.stats[1]),
+        "tt_hits": int(s.stats[2]), "load_seconds": t1 - t0, "search_seconds": t2 - t1,
+    }

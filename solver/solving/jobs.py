@@ -1,0 +1,393 @@
+"""Units of solving work: a movement pair, or a placement subspace.
+
+Under a no-removal limit (limits.py) every job has an unlimited twin (``unlimited=True``: the
+same subspaces under the rules without the limit, in their own directory), which it reads to
+tell cursed wins and blessed losses from draws.
+
+A job names the subspaces it writes, the jobs whose files it reads (``inputs``), how heavy it is
+(``weight``: positions; ``memory``: bytes at its peak) and how to do it (``run``: read the input
+files, solve, write the files atomically). The scheduler (schedule.py) only ever calls these,
+so it never asks what kind of job it holds; a new kind of job is one new class here.
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from dataclasses import dataclass
+
+import numpy as np
+
+from ..core.codes import UNUSED
+from ..format.fileformat import (DRAWS_LEVEL, TableFile, check_file, write_distance_table, write_planes,
+                                 write_table)
+from ..database.folders import (draws_header, draws_path, dtw_header, dtw_path, file_fields, read_draws,
+                                read_dtw, read_planes, ruleset_dir, stored_values, table_header, table_path)
+from ..hashing.index import Hasher, count_positions
+from ..core.progress import Reporter
+from ..hashing.subspaces import Subspace, pair_children, pair_dependencies, pair_key, placement_inputs
+
+
+@dataclass(frozen=True)
+class Job:
+    """A job writes the files of ``subspaces``; see the module docstring."""
+
+    sub: Subspace
+    unlimited: bool = False  # the twin without the no-removal limit, of a limited solve
+
+    @property
+    def name(self) -> str:
+        return "/".join(s.name for s in self.subspaces) + (" (no limit)" if self.unlimited else "")
+
+    def writes_variant(self, variant):
+        """The variant whose directory this job writes: without the limit for a twin."""
+        return variant.unlimited if self.unlimited else variant
+
+    def twin(self) -> "Job":
+        """This job without the no-removal limit."""
+        return type(self)(self.sub, unlimited=True)
+
+    def _own(self, variant, jobs: list) -> list:
+        """This job's inputs: ``jobs`` (the same subspaces' jobs) under this job's rules (the
+        twins' inputs are twins), and, for a job of limited rules, its own twin, whose files
+        it reads for the curse plane."""
+        if self.unlimited:
+            return [j.twin() for j in jobs]
+        return jobs + ([self.twin()] if variant.limited else [])
+
+    def curse_of(self, out, variant, sub, values):
+        """(curse plane, (cursed wins, blessed losses)) of ``sub``'s values under the limit,
+        from the twin's file; (None, None) for unlimited rules."""
+        if not variant.limited or self.unlimited:
+            return None, None
+        from .curse import curse_plane
+
+        unlimited = read_planes(table_path(out, variant.unlimited, sub), with_dtc=False)[0]
+        plane, cw, bl = curse_plane(values, unlimited, sub.name)
+        return plane, (cw, bl)
+
+    @property
+    def subspaces(self) -> tuple:
+        return (self.sub,)
+
+    @property
+    def sort_key(self):
+        return (self.order, self.sub, not self.unlimited)
+
+    def __str__(self):
+        return self.name
+
+    def inputs(self, variant) -> list["Job"]:
+        raise NotImplementedError
+
+    def input_subspaces(self, variant) -> list[Subspace]:
+        raise NotImplementedError
+
+    def run(self, out, variant, reporter: Reporter | None = None, hasher: Hasher | None = None) -> int:
+        """Solve the job from its input files and write its files; returns its positions."""
+        raise NotImplementedError
+
+    def files(self, out, variant) -> list[tuple[str, dict]]:
+        """(path, the header fields it must hold) of every file the job writes."""
+        v = self.writes_variant(variant)
+        return [(table_path(out, v, s), file_fields(v, s)) for s in self.subspaces]
+
+    def done(self, out, variant) -> bool:
+        """Whether every file of the job is complete, of the job's rules, subspace and kind,
+        and its checksum matches (a resume trusts nothing else)."""
+        return all(check_file(path, want) is None for path, want in self.files(out, variant))
+
+    def set_aside(self, out, variant) -> list[str]:
+        """Rename every file of the job that exists but is not one it would write (damaged,
+        foreign: other rules, subspace or kind) to ``NAME.set-aside``, so that nothing reads
+        it and the job's new file does not silently replace it; returns what was done, a line
+        each."""
+        said = []
+        for path, want in self.files(out, variant):
+            if not os.path.lexists(path):
+                continue
+            why = check_file(path, want)
+            if why is None:
+                continue
+            aside = path + ".set-aside"
+            os.replace(path, aside)
+            said.append(f"set aside {why} (now {os.path.basename(aside)}); it is solved again")
+        return said
+
+    def weight(self, variant) -> int:
+        board = variant.board
+        return sum(count_positions(board, s.m, s.o) for s in self.subspaces)
+
+    #: bytes at the job's peak per slot of its own and per slot of what it reads (measured for
+    #: the values solve; the others from their arrays), plus the interpreter and tables
+    own_bytes, read_bytes = 3, 2
+
+    def memory(self, variant) -> int:
+        """Bytes the job needs at its peak."""
+        h = Hasher(variant.board)
+        own = sum(h.slots(s) for s in self.subspaces)
+        reads = sum(h.slots(c) for c in self.input_subspaces(variant))
+        return int(self.own_bytes * own + self.read_bytes * reads + 400e6)
+
+
+@dataclass(frozen=True)
+class MovementPair(Job):
+    """The movement subspaces (m, o) and (o, m), solved together by retrograde analysis
+    (retro.py); named by the top subspace of the pair."""
+
+    order = 0
+
+    @property
+    def subspaces(self) -> tuple:
+        return self.sub.pair
+
+    def inputs(self, variant) -> list[Job]:
+        return self._own(variant, [MovementPair(d) for d in pair_dependencies(self.sub)])
+
+    def input_subspaces(self, variant) -> list[Subspace]:
+        out = []
+        for c in pair_children(self.sub).values():
+            if c is not None and c not in out:
+                out.append(c)
+        return out
+
+    def run(self, out, variant, reporter=None, hasher=None) -> int:
+        return sum(h["positions"] for h in self.solve(out, variant, reporter, hasher)["stats"].values())
+
+    def solve(self, out, variant, reporter=None, hasher=None) -> dict:
+        """``run``, returning per-subspace headers, phase seconds and levels (for benchmarks)."""
+        from .retro import solve_pair
+
+        rep = reporter or Reporter(quiet=True)
+        hasher = hasher or Hasher(variant.board)
+        variant = self.writes_variant(variant)
+        os.makedirs(ruleset_dir(out, variant), exist_ok=True)
+        t0 = time.perf_counter()
+        children = {c: read_planes(table_path(out, variant, c), with_dtc=False)[0]
+                    for c in self.input_subspaces(variant)}
+        t_load = time.perf_counter() - t0
+        limit = variant.rules.limit_of(self.sub.m, self.sub.o)
+        result = solve_pair(variant, self.sub, children, hasher, rep, limit=limit)
+        del children
+        t0 = time.perf_counter()
+        stats = {}
+        for sub in self.subspaces:
+            values, dtc = result.values[sub], result.dtc[sub]
+            curse, counts = self.curse_of(out, variant, sub, values)
+            hdr = table_header(variant, sub, hasher, values, dtc, counts)
+            write_table(table_path(out, variant, sub), hdr, values, dtc, hasher.anchor_reps(sub.o),
+                        curse)
+            stats[sub] = hdr
+        seconds = dict(result.seconds, load=t_load, write=time.perf_counter() - t0)
+        return {"pair": self.sub, "stats": stats, "seconds": seconds, "levels": result.levels}
+
+
+@dataclass(frozen=True)
+class PlacementSubspace(Job):
+    """One placement subspace, evaluated in one forward pass from the next layer's files
+    (placement.py). With ``dtw`` (``draws``), the same pass also gives its dtw file (``.mtw``;
+    its draw-value file, ``.mdv``) from the children's: its inputs are then those jobs too."""
+
+    dtw: bool = False
+    draws: bool = False
+    order = 1
+
+    @property
+    def name(self) -> str:
+        return (self.sub.name + (" +dtw" if self.dtw else "") + (" +draws" if self.draws else "")
+                + (" (no limit)" if self.unlimited else ""))
+
+    def inputs(self, variant) -> list[Job]:
+        out = []
+        for c in self.input_subspaces(variant):
+            if c.placement:
+                js = [PlacementSubspace(c, dtw=self.dtw, draws=self.draws)]
+            else:
+                js = ([MovementPair(pair_key(c))] + ([MovementDtw(pair_key(c))] if self.dtw else [])
+                      + ([MovementDraws(pair_key(c))] if self.draws else []))
+            out += [j for j in js if j not in out]
+        return sorted(self._own(variant, out), key=lambda j: j.sort_key)
+
+    def files(self, out, variant) -> list[tuple[str, dict]]:
+        v = self.writes_variant(variant)
+        return super().files(out, variant) + [
+            (path(out, v, self.sub), file_fields(v, self.sub, kind))
+            for path, kind, on in ((dtw_path, "dtw", self.dtw), (draws_path, "draw", self.draws)) if on]
+
+    def input_subspaces(self, variant) -> list[Subspace]:
+        return placement_inputs(self.sub, variant.rules.double_mill_removes)
+
+    def run(self, out, variant, reporter=None, hasher=None) -> int:
+        from .placement import evaluate, load_children
+
+        hasher = hasher or Hasher(variant.board)
+        variant = self.writes_variant(variant)
+        os.makedirs(ruleset_dir(out, variant), exist_ok=True)
+        planes = load_children(out, variant, self.sub)
+        # a side file already complete is kept (``--dtw --draws`` over a database with dtw
+        # sweeps for the draw values alone)
+        want_dtw = self.dtw and check_file(dtw_path(out, variant, self.sub),
+                                           file_fields(variant, self.sub, "dtw")) is not None
+        want_draws = self.draws and check_file(draws_path(out, variant, self.sub),
+                                               file_fields(variant, self.sub, "draw")) is not None
+        if not (want_dtw or want_draws):
+            vals, dtc = evaluate(variant, self.sub, planes, hasher, reporter=reporter)
+            del planes
+            return self._write_values(out, variant, hasher, vals, dtc)
+        kids = self.input_subspaces(variant)
+
+        def child_values(c):  # the values of a child as its file stores them, from its plane
+            return planes[c] & 3 if c.placement else planes[c]
+
+        dtw = {c: read_dtw(dtw_path(out, variant, c), child_values(c)) for c in kids} if want_dtw else None
+        draws = ({c: read_draws(draws_path(out, variant, c), child_values(c), distances=False)[0]
+                  for c in kids} if want_draws else None)
+        vals, dtc, *extra = evaluate(variant, self.sub, planes, hasher, reporter, dtw=dtw, draws=draws)
+        del planes, dtw, draws
+        path = table_path(out, variant, self.sub)
+        if check_file(path, file_fields(variant, self.sub)) is not None:
+            self._write_values(out, variant, hasher, vals, dtc)
+        stored = stored_values(path)  # (a file's unused slots hold a neighbour's value)
+        used = vals != UNUSED
+        if not _same_where(vals, stored, used):  # values kept from before: the same
+            raise RuntimeError(f"{self.sub}: the sweep gives other values than its file")
+        anchors = hasher.anchor_reps(self.sub.o)
+        if want_dtw:
+            plane = extra.pop(0)
+            hdr = dtw_header(variant, self.sub, hasher, vals, plane)
+            write_distance_table(dtw_path(out, variant, self.sub), hdr, "dtw", plane, anchors, stored, used)
+        if want_draws:  # no cycles in placement: no draw distance (all 0)
+            dv, dd = extra.pop(0), np.zeros(len(vals), dtype=np.uint8)
+            write_planes(draws_path(out, variant, self.sub), draws_header(variant, self.sub, dv, dd, None),
+                         {"dv": dv, "dd": dd}, anchors, DRAWS_LEVEL, stored)
+        return count_positions(variant.board, self.sub.m, self.sub.o)
+
+    def _write_values(self, out, variant, hasher, vals, dtc) -> int:
+        curse, counts = self.curse_of(out, variant, self.sub, vals)
+        hdr = table_header(variant, self.sub, hasher, vals, dtc, counts)
+        write_table(table_path(out, variant, self.sub), hdr, vals, dtc,
+                    hasher.anchor_reps(self.sub.o), curse)
+        return hdr["positions"]
+
+
+def _same_where(a: np.ndarray, b: np.ndarray, where: np.ndarray, chunk: int = 1 << 24) -> bool:
+    """Whether ``a`` and ``b`` agree wherever ``where`` holds (a chunk at a time: no per-slot
+    temporaries of the whole plane)."""
+    for i in range(0, len(a), chunk):
+        w = where[i: i + chunk]
+        if not np.array_equal(a[i: i + chunk][w], b[i: i + chunk][w]):
+            return False
+    return True
+
+
+@dataclass(frozen=True)
+class _PairFiles(Job):
+    """Files of a movement pair beside its values (``path``), computed from the pair's values
+    and the same files of the pairs its removals lead to."""
+
+    suffix = ""
+    kind = ""
+    path = None
+
+    @property
+    def name(self) -> str:
+        return "/".join(s.name for s in self.subspaces) + self.suffix
+
+    @property
+    def subspaces(self) -> tuple:
+        return self.sub.pair
+
+    def inputs(self, variant) -> list[Job]:
+        return [MovementPair(self.sub)] + [type(self)(d) for d in pair_dependencies(self.sub)]
+
+    def input_subspaces(self, variant) -> list[Subspace]:
+        return MovementPair(self.sub).input_subspaces(variant)
+
+    def files(self, out, variant) -> list[tuple[str, dict]]:
+        return [(self.path(out, variant, s), file_fields(variant, s, self.kind)) for s in self.subspaces]
+
+
+@dataclass(frozen=True)
+class MovementDtw(_PairFiles):
+    """The dtw files (``.mtw``: plies to the end of the game) of a movement pair, from the pair's
+    values and the dtw files of the pairs its removals lead to (retro.solve_pair_dtw). Rules
+    without a no-removal limit only: dtw is the distance of perfect play with no counter.
+    About 5 bytes per slot of the pair (state, exit levels, values) and 1.5 per slot read (one
+    part's child, 3 bytes a slot, at a time)."""
+
+    order = 2
+    suffix = " dtw"
+    kind = "dtw"
+    path = staticmethod(dtw_path)
+    own_bytes, read_bytes = 5, 1.5
+
+    def run(self, out, variant, reporter=None, hasher=None) -> int:
+        from .retro import solve_pair_dtw
+
+        hasher = hasher or Hasher(variant.board)
+
+        def values(s):
+            return stored_values(table_path(out, variant, s))
+
+        def children(c):  # (values, dtw or dtw // 2, whether halved)
+            v = values(c)
+            return (v,) + read_dtw(dtw_path(out, variant, c), v, halved=True)
+
+        planes = solve_pair_dtw(variant, self.sub, values, children, hasher, reporter)
+        positions = 0
+        for s in self.subspaces:
+            stored = values(s)
+            used = hasher.used_mask(s)
+            vals = stored.copy()
+            vals[~used] = UNUSED
+            hdr = dtw_header(variant, s, hasher, vals, planes[s])
+            del vals
+            write_distance_table(dtw_path(out, variant, s), hdr, "dtw", planes[s], hasher.anchor_reps(s.o),
+                                 stored, used)
+            positions += count_positions(variant.board, s.m, s.o)
+        return positions
+
+
+@dataclass(frozen=True)
+class MovementDraws(_PairFiles):
+    """The draw-value files (``.mdv``; docs/draws.md) of a movement pair, from the pair's values
+    and the draw-value files of the pairs its removals lead to (retro.solve_pair_draws). Rules
+    without a no-removal limit only. About 6 bytes per slot of the pair (state, exit keys, draw
+    values, the values or draw distances) and 1 per slot read (one part's child, 2 bytes a slot,
+    at a time)."""
+
+    order = 3
+    suffix = " draws"
+    kind = "draw"
+    path = staticmethod(draws_path)
+    own_bytes, read_bytes = 6, 1
+
+    def run(self, out, variant, reporter=None, hasher=None) -> int:
+        from ..core.draws import pair_ranks
+        from .retro import solve_pair_draws
+
+        hasher = hasher or Hasher(variant.board)
+        headers = {}
+        for s in self.subspaces:
+            with TableFile(table_path(out, variant, s)) as tf:
+                headers[s] = tf.header
+        ranks = pair_ranks(headers)
+
+        def values(s):
+            return stored_values(table_path(out, variant, s))
+
+        def children(c):
+            v = values(c)
+            return v, read_draws(draws_path(out, variant, c), v, distances=False)[0]
+
+        planes = solve_pair_draws(variant, self.sub, values, children, ranks, hasher, reporter)
+        for s in self.subspaces:
+            dv, dd = planes[s]
+            write_planes(draws_path(out, variant, s), draws_header(variant, s, dv, dd, ranks[s]),
+                         {"dv": dv, "dd": dd}, hasher.anchor_reps(s.o), DRAWS_LEVEL, values(s))
+        return sum(count_positions(variant.board, s.m, s.o) for s in self.subspaces)
+
+
+def job_for(sub: Subspace) -> Job:
+    """The job that writes the file of ``sub``."""
+    return PlacementSubspace(sub) if sub.placement else MovementPair(pair_key(sub))

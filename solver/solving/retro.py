@@ -1,0 +1,405 @@
+"""Movement-phase solve of one subspace pair, as named phases.
+
+``solve_pair`` takes the pair's top subspace and the value planes of the subspaces its removals
+lead to, and returns the value and dtc planes of the pair. The phases are functions of their own,
+called in this order; they print as they run (when a reporter is given) and show a tqdm bar each:
+
+0. ``lay_out``    -- the pair's state array and block flags;
+1. ``count``      -- moves counted, removals looked up, immediate results seeded;
+2. ``propagate``  -- levels of retrograde analysis until nothing changes;
+3. ``finish``     -- planes split per subspace.
+
+Values: the codes of codes.py (for the side to move). ``dtc`` is the distance
+to conversion (plies to the next removal or the end of the game; 0 for draws).
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+
+import numba
+import numpy as np
+
+from ..core.errors import UnsupportedRulesError
+from ..hashing.index import Hasher
+from ..core.progress import Reporter
+from ..hashing.subspaces import Subspace, pair_children
+
+
+@dataclass
+class PairResult:
+    values: dict  # Subspace -> uint8 array of codes (codes.py)
+    dtc: dict  # Subspace -> uint16 array
+    seconds: dict  # phase -> seconds
+    levels: int
+
+
+def movement_double_mills_possible(board) -> bool:
+    """Whether one slide can close two mills (then a double-mill rule would remove two pieces
+    in the movement phase). A flight cannot: two mills need five pieces, a flyer has three."""
+    for a, b in board.edges:
+        for frm, to in ((a, b), (b, a)):
+            avoiding = [m for m in board.point_mills[to] if not m >> frm & 1]
+            if len(avoiding) >= 2:
+                return True
+    return False
+
+
+@dataclass
+class PairLayout:
+    """Where each subspace of a pair lies in the one state array (the second starts at a block
+    boundary), and the array itself: a uint16 state per slot (kernels/retro.py), with a flag per
+    block for the positions decided at level 0 (``flag0``) and level 1 (``flag1``)."""
+
+    name: str
+    parts: tuple
+    slots: list
+    offs: list
+    nblocks: int
+    table: np.ndarray  # per part: m, o, offset, slots, the other part's index
+    st: np.ndarray
+    flag0: np.ndarray
+    flag1: np.ndarray
+
+
+def solve_pair(variant, top: Subspace, children: dict, hasher: Hasher | None = None,
+               reporter: Reporter | None = None, limit: int | None = None) -> PairResult:
+    """The value and dtc planes of the pair of ``top``, from the value planes of the subspaces
+    its removals lead to (``children``), by the phases :func:`count`, :func:`propagate` and
+    :func:`finish`. ``limit``: the no-removal limit L of the pair (limits.py). Propagation then
+    stops after level L: what is undecided is a draw at counter 0, and a decided position's dtc
+    is its distance under the limit (it wins or loses at counter c exactly when dtc <= L - c).
+    The children's planes are then their values at counter 0 under the limit."""
+    rep = reporter or Reporter(quiet=True)
+    check_supported(variant)
+    hasher = hasher or Hasher(variant.board)
+    pair = lay_out(hasher, top)
+    seconds = {}
+    t0 = time.perf_counter()
+    count(variant, hasher, top, pair, children, rep)
+    seconds["count"] = time.perf_counter() - t0
+    t0 = time.perf_counter()
+    levels = propagate(variant, hasher, top, pair, rep, limit)
+    seconds["propagate"] = time.perf_counter() - t0
+    t0 = time.perf_counter()
+    values, dtcs = finish(pair)
+    seconds["finish"] = time.perf_counter() - t0
+    return PairResult(values=values, dtc=dtcs, seconds=seconds, levels=levels)
+
+
+def check_supported(variant) -> None:
+    """Refuse rules the movement solver cannot do: a slide that closes two mills under a rule
+    that removes two pieces for it."""
+    board = variant.board
+    if variant.rules.double_mill_removes != 1 and movement_double_mills_possible(board):
+        raise UnsupportedRulesError(
+            f"the {board.name} board allows a slide to close two mills; the movement solver "
+            f"handles one removal per turn only"
+        )
+
+
+def lay_out(hasher: Hasher, top: Subspace) -> PairLayout:
+    """Allocate the state array of the pair of ``top`` (every slot unused) and its block flags."""
+    from ..kernels import retro as K
+
+    parts = top.pair
+    slots = [hasher.slots(s) for s in parts]
+    offs = [0]
+    if len(parts) == 2:
+        offs.append(-(-slots[0] // K.BLOCK) * K.BLOCK)
+    total = offs[-1] + slots[-1]
+    nblocks = -(-total // K.BLOCK)
+    table = np.zeros((len(parts), 5), dtype=np.int64)
+    for p, s in enumerate(parts):
+        table[p] = (s.m, s.o, offs[p], slots[p], (1 - p) if len(parts) == 2 else 0)
+    return PairLayout(
+        name="/".join(s.name for s in parts), parts=parts, slots=slots, offs=offs, nblocks=nblocks,
+        table=table, st=np.full(nblocks * K.BLOCK, K.UNUSED, dtype=np.uint16),
+        flag0=np.zeros(nblocks, dtype=np.uint8), flag1=np.zeros(nblocks, dtype=np.uint8))
+
+
+def count(variant, hasher: Hasher, top: Subspace, pair: PairLayout, children: dict, rep) -> None:
+    """Phase 1: every position's moves counted, removals looked up in the children's planes,
+    the positions decided at once (no move, or a removal into a lost position) seeded."""
+    from ..kernels import retro as K
+
+    T = hasher.tables
+    Ob = hasher.orbits({top.m, top.o})
+    count_errors = np.zeros(64, dtype=np.int64)
+    rep.phase(f"[{pair.name}] count: {sum(pair.slots):,} slots")
+    with rep.bar(total=sum(pair.slots), desc=f"{pair.name} count", unit="pos") as bar:
+        for p, sub in enumerate(pair.parts):
+            child_sub = pair_children(top)[sub]
+            child = children[child_sub] if child_sub is not None else np.zeros(0, dtype=np.uint8)
+            off, n = pair.offs[p], pair.slots[p]
+            lo = off // K.BLOCK
+            hi = -(-(off + n) // K.BLOCK)
+            step = max(1, (hi - lo) // 50)
+            for b in range(lo, hi, step):
+                e = min(hi, b + step)
+                K.count_pass(T, Ob, variant.rules.flying, sub.m, sub.o, off, n,
+                             pair.st, pair.flag0, pair.flag1, child, b, e, count_errors)
+                bar.update(min((e - b) * K.BLOCK, off + n - b * K.BLOCK))
+    if count_errors.any():
+        raise UnsupportedRulesError(f"a position of {pair.name} has more than {K.COUNT_MAX} moves")
+
+
+def propagate(variant, hasher: Hasher, top: Subspace, pair: PairLayout, rep,
+              limit: int | None = None) -> int:
+    """Phase 2: levels of retrograde analysis (level d decides the positions at distance d + 1)
+    until a level decides nothing, or after ``limit`` levels; returns the levels run."""
+    from ..kernels import retro as K
+
+    levels = _Levels(variant, hasher, top, pair)
+    no_exits = np.zeros(0, dtype=np.uint16)  # the dtc retrograde: every removal is level 1
+    d = 0
+    flags = pair.flag0.copy()
+    rep.phase(f"[{pair.name}] propagate")
+    with rep.bar(desc=f"{pair.name} propagate", unit="level") as bar:
+        while True:
+            if d >= 2 and not flags.any():
+                break
+            if limit is not None and d >= limit:
+                break  # levels beyond the limit are draws under it
+            nxt = levels.step(d, flags, lambda *a: K.apply(pair.st, d, *a, no_exits, 0, False))
+            if d == 0:
+                nxt |= pair.flag1
+            flags = nxt
+            d += 1
+            if d > 16000:
+                raise RuntimeError("retrograde analysis did not converge")
+            bar.update(1)
+            bar.set_postfix(decided=int(levels.newly.sum()))
+    if levels.errors.any():
+        raise RuntimeError(f"internal error in retrograde propagation ({int(levels.errors.sum())} count errors)")
+    return d
+
+
+class _Levels:
+    """The buffers of one level of propagation, and the level itself (:meth:`step`): every
+    position decided at d emits its predecessors (``kernels.retro.emit``, task by task until
+    every flagged block is scanned), and ``apply`` updates them."""
+
+    def __init__(self, variant, hasher: Hasher, top: Subspace, pair: PairLayout):
+        self.variant, self.pair = variant, pair
+        self.T = hasher.tables
+        self.Ob = hasher.orbits({top.m, top.o})
+        nthreads = numba.get_num_threads()
+        self.ntask = max(2, 2 * nthreads)
+        self.buf = np.empty((self.ntask, 1 << 20), dtype=np.int64)
+        self.buf_n = np.zeros(self.ntask, dtype=np.int64)
+        self.task_blk = np.zeros(self.ntask, dtype=np.int64)
+        self.task_slot = np.zeros(self.ntask, dtype=np.int64)
+        self.errors = np.zeros(max(self.ntask, nthreads), dtype=np.int64)
+        self.flags_next = np.zeros((nthreads, pair.nblocks), dtype=np.uint8)
+        self.newly = np.zeros(nthreads, dtype=np.int64)
+
+    def step(self, d: int, flags, apply) -> np.ndarray:
+        """Level d; ``apply(buf, buf_n, flags_next, newly, errors)`` updates the predecessors.
+        Returns the blocks holding a position decided at d + 1."""
+        from ..kernels import retro as K
+
+        pair = self.pair
+        if not flags.any():
+            return np.zeros(pair.nblocks, dtype=np.uint8)
+        self.flags_next[:] = 0
+        for t in range(self.ntask):
+            self.task_blk[t] = t
+            self.task_slot[t] = t * K.BLOCK
+        while (self.task_blk < pair.nblocks).any():
+            K.emit(self.T, self.Ob, self.variant.rules.flying, pair.table, len(pair.parts), pair.st,
+                   d, flags, self.task_blk, self.task_slot, self.buf, self.buf_n, self.errors)
+            apply(self.buf, self.buf_n, self.flags_next, self.newly, self.errors)
+        return self.flags_next.any(axis=0).astype(np.uint8)
+
+
+def finish(pair: PairLayout):
+    """Phase 3: ({subspace: value plane}, {subspace: dtc plane}); the distances stay in place
+    in the state array."""
+    from ..kernels import retro as K
+
+    vals = np.empty(len(pair.st), dtype=np.uint8)
+    K.finish(pair.st, vals)
+    values, dtcs = {}, {}
+    for p, sub in enumerate(pair.parts):
+        a, b = pair.offs[p], pair.offs[p] + pair.slots[p]
+        values[sub], dtcs[sub] = vals[a:b], pair.st[a:b]
+    return values, dtcs
+
+
+# ---------------------------------------------------------------------------- dtw
+def solve_pair_dtw(variant, top: Subspace, values, children,
+                   hasher: Hasher | None = None, reporter: Reporter | None = None) -> dict:
+    """The dtw planes (plies to the end of the game; kernels/dtw.py) of the pair of ``top``,
+    from its value planes (``values(sub)``, as solved) and, for the subspace each part's
+    removals lead to, ``children(child) = (values, dtw, halved)`` (``halved``: the plane holds
+    dtw // 2, as the files store it): loaders, called one part at a time, so that no more than
+    one child's planes are held beside the 5 bytes per slot of the pair.
+    Phases: :func:`lay_out`, :func:`count_exits`, :func:`propagate_dtw`, :func:`finish_dtw`.
+    Returns {subspace: uint16 plane} (0 for draws)."""
+    rep = reporter or Reporter(quiet=True)
+    check_supported(variant)
+    hasher = hasher or Hasher(variant.board)
+    pair = lay_out(hasher, top)
+    vals = np.full(len(pair.st), 3, dtype=np.uint8)
+    for p, sub in enumerate(pair.parts):
+        vals[pair.offs[p]: pair.offs[p] + pair.slots[p]] = values(sub)
+    sched = count_exits(variant, hasher, top, pair, vals, children, rep)
+    del vals  # the state array says what is won (kernels/dtw.WINFLAG)
+    propagate_dtw(variant, hasher, top, pair, sched, rep)
+    del sched
+    return finish_dtw(pair)
+
+
+def count_exits(variant, hasher: Hasher, top: Subspace, pair: PairLayout, vals, children, rep):
+    """Phase 1: each won or lost position's exit level (through a removal) and each lost
+    position's count of non-removal moves; the positions lost in 0 flagged."""
+    from ..kernels import dtw as K
+    from ..kernels.retro import BLOCK
+
+    T = hasher.tables
+    Ob = hasher.orbits({top.m, top.o})
+    sched = np.empty(len(pair.st), dtype=np.uint16)
+    sched[:] = K.NONE
+    errors = np.zeros(64, dtype=np.int64)
+    empty8, empty16 = np.zeros(0, np.uint8), np.zeros(0, np.uint16)
+    rep.phase(f"[{pair.name}] dtw: exits")
+    for p, sub in enumerate(pair.parts):
+        child_sub = pair_children(top)[sub]
+        cv, cd, halved = children(child_sub) if child_sub is not None else (empty8, empty16, False)
+        off, n = pair.offs[p], pair.slots[p]
+        K.count_dtw(T, Ob, variant.rules.flying, sub.m, sub.o, off, n, vals, pair.st, sched,
+                    cv, np.ascontiguousarray(cd, dtype=np.uint8 if cd.dtype == np.uint8 else np.uint16),
+                    halved, off // BLOCK, -(-(off + n) // BLOCK), pair.flag0, errors)
+        del cv, cd
+    if errors.any():
+        raise RuntimeError(f"{pair.name}: {int(errors.sum())} positions contradict their values "
+                           f"or have too many moves")
+    return sched
+
+
+def propagate_dtw(variant, hasher: Hasher, top: Subspace, pair: PairLayout, sched, rep) -> int:
+    """Phase 2: levels d = 0, 1, ...: promote the positions whose exit level is d, then emit
+    the predecessors of everything decided at d and apply them; until no level is left."""
+    from ..kernels import dtw as K
+    from ..kernels import retro as R
+
+    nblocks = pair.nblocks
+    exit_levels = sched[sched != K.NONE]
+    top_level = int(exit_levels.max()) if len(exit_levels) else -1
+    sflags = np.zeros((top_level + 1, nblocks), dtype=np.uint8)
+    K.sched_flags(sched, nblocks, sflags)
+    levels = _Levels(variant, hasher, top, pair)
+    flags = pair.flag0.copy()
+    d = 0
+    with rep.bar(desc=f"{pair.name} dtw", unit="level") as bar:
+        while d <= top_level or flags.any():
+            if d <= top_level:
+                K.promote(pair.st, sched, d, sflags[d], flags)
+            flags = levels.step(d, flags, lambda *a: R.apply(pair.st, d, *a, sched, d + 1, True))
+            d += 1
+            if d > 16000:
+                raise RuntimeError("dtw propagation did not converge")
+            bar.update(1)
+    if levels.errors.any():
+        raise RuntimeError(f"internal error in dtw propagation ({int(levels.errors.sum())} errors)")
+    return d
+
+
+def finish_dtw(pair: PairLayout) -> dict:
+    """Phase 3: {subspace: dtw plane}, made in place in the state array a chunk at a time;
+    every won and lost position must have one (draws and unused slots were marked 3, so a slot
+    left at code 0 is one that got none)."""
+    st = pair.st
+    chunk = 1 << 24
+    for a in range(0, len(st), chunk):
+        part = st[a: a + chunk]
+        code = part & 3
+        missing = int((code == 0).sum())
+        if missing:
+            raise RuntimeError(f"{pair.name}: {missing} won or lost positions got no dtw")
+        drawn = code == 3
+        part >>= 2
+        part[drawn] = 0
+    return {sub: st[pair.offs[p]: pair.offs[p] + pair.slots[p]] for p, sub in enumerate(pair.parts)}
+
+
+# ---------------------------------------------------------------------------- draw values
+def solve_pair_draws(variant, top: Subspace, values, children, ranks: dict,
+                     hasher: Hasher | None = None, reporter: Reporter | None = None) -> dict:
+    """The draw values and draw distances (kernels/draws.py, docs/draws.md) of the pair of
+    ``top``, from its value planes (``values(sub)``), each part's settlement rank
+    (``ranks[sub]``, opposite for the two parts) and, for the subspace each part's removals
+    lead to, ``children(child) = (values, stored draw-value plane)``: loaders, called one part
+    at a time while counting, so that no more than one part's inputs are held beside the 5
+    bytes per slot of the pair (6 with the draw distance, after the count). Returns {subspace:
+    (dv, dd)}: dv the stored form (V + DV0 for a draw, 0 otherwise; uint8), dd the draw
+    distance (uint8, 0 where V is the rank)."""
+    from ..kernels import draws as K
+    from ..kernels import retro as R
+    from ..kernels.dtw import sched_flags
+
+    rep = reporter or Reporter(quiet=True)
+    check_supported(variant)
+    hasher = hasher or Hasher(variant.board)
+    pair = lay_out(hasher, top)
+    n_all = len(pair.st)
+    exits = np.full(n_all, K.NONE, dtype=np.uint16)  # (the slots between the parts too)
+    dv = np.zeros(n_all, dtype=np.uint8)
+    T = hasher.tables
+    Ob = hasher.orbits({top.m, top.o})
+    errors = np.zeros(64, dtype=np.int64)
+    empty8 = np.zeros(0, np.uint8)
+    rep.phase(f"[{pair.name}] draw values: counts")
+    wins = np.zeros(pair.nblocks, dtype=np.uint8)
+    for p, sub in enumerate(pair.parts):
+        child_sub = pair_children(top)[sub]
+        cv, cdv = children(child_sub) if child_sub is not None else (empty8, empty8)
+        off, n = pair.offs[p], pair.slots[p]
+        K.count_draws(T, Ob, variant.rules.flying, sub.m, sub.o, off, n, int(ranks[sub]),
+                      np.ascontiguousarray(values(sub)), pair.st, exits, dv, cv,
+                      np.ascontiguousarray(cdv, dtype=np.uint8), off // R.BLOCK,
+                      -(-(off + n) // R.BLOCK), wins, errors)
+        del cv, cdv
+    levels = _Levels(variant, hasher, top, pair)
+    # the moves into won positions leave the counts (none may run out: gate -1 holds them)
+    levels.step(0, wins, lambda *a: R.apply(pair.st, 0, *a, exits, -1, False))
+    if errors.any() or levels.newly.any():
+        raise RuntimeError(f"{pair.name}: {int(errors.sum() + levels.newly.sum())} drawn positions "
+                           f"have no drawing move or too many moves")
+    dist = np.zeros(n_all, dtype=np.uint8)
+    off1 = pair.offs[1] if len(pair.parts) == 2 else n_all
+    r0, r1 = (int(ranks[s]) for s in (pair.parts + pair.parts)[:2])
+
+    def settle(e, touched):
+        K.settle(pair.st, e, touched, dv, dist, off1, r0, r1, errors)
+
+    settle(0, wins)  # the won positions leave the state array
+    sflags = np.zeros((2 * K.KEY0, pair.nblocks), dtype=np.uint8)
+    sched_flags(exits, pair.nblocks, sflags)  # per exit key, the blocks holding one
+    # the grades from the keys present, read off the flags (a mask and a copy of the keys were
+    # 1 to 3 more bytes a slot beside the 6 held here, at the pass's peak)
+    grades = sorted({abs(int(k) - K.KEY0) for k in np.flatnonzero(sflags.any(axis=1))} - {0},
+                    reverse=True)
+    with rep.bar(total=len(grades), desc=f"{pair.name} draw values", unit="grade") as bar:
+        for e in grades:
+            flags = np.zeros(pair.nblocks, dtype=np.uint8)
+            K.promote_draws(pair.st, exits, e, sflags[e + K.KEY0], sflags[K.KEY0 - e], flags)
+            touched = flags.copy()
+            gate = K.KEY0 - e
+            d = 1
+            while flags.any():
+                flags = levels.step(d, flags, lambda *a: R.apply(pair.st, d, *a, exits, gate, False))
+                touched |= flags
+                d += 1
+                if d > 16000:
+                    raise RuntimeError("draw-value propagation did not converge")
+            settle(e, touched)
+            bar.update(1)
+    if levels.errors.any():
+        raise RuntimeError(f"internal error in draw-value propagation ({int(levels.errors.sum())} errors)")
+    if errors.any():
+        raise RuntimeError(f"{pair.name}: a draw distance passes 255 plies (the files store a byte)")
+    return {sub: (dv[pair.offs[p]: pair.offs[p] + pair.slots[p]],
+                  dist[pair.offs[p]: pair.offs[p] + pair.slots[p]]) for p, sub in enumerate(pair.parts)}

@@ -1,0 +1,354 @@
+"""Which jobs to run, in what order, on which executor.
+
+A solve is a graph of jobs (jobs.py): movement pairs, each reading the pairs its removals lead
+to, and placement subspaces, each reading the next layer or the movement phase. ``job_graph``
+lists the jobs some targets need, every job after its inputs; ``solve`` runs them, each as soon
+as its inputs exist, skipping jobs whose files are complete and whose checksums match, so a
+killed run resumes where it stopped (the job in progress is redone; files appear only complete,
+by atomic rename). The same inputs give byte-identical files.
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from dataclasses import dataclass, field
+
+from ..format.fileformat import remove_stale_temporaries
+from ..database.folders import ruleset_dir
+from ..core.errors import ResourceError, UsageError
+from .jobs import Job, MovementDraws, MovementDtw, PlacementSubspace, job_for
+from ..core.progress import Reporter
+from ..hashing.subspaces import (check_movement, pair_key, check_placement, movement_subspaces,
+                                 placement_closure, placement_subspaces)
+
+
+def job_graph(variant, targets=None, max_pieces=None, phase="movement", dtw=False, draws=False):
+    """(jobs in an order that puts every job after its inputs, {job: [jobs it reads]}).
+
+    ``targets``: subspaces (movement or placement); without them every subspace of ``phase``
+    (movement, placement or all; placement needs the whole movement phase). ``dtw``: the dtw
+    files of the movement targets too (jobs.MovementDtw); ``draws``: their draw-value files
+    (jobs.MovementDraws). Raises UsageError (a ValueError) naming a target that is not a
+    subspace of the variant."""
+    targets = list(targets or [])
+    if dtw:
+        check_dtw(variant, phase, targets)
+    if draws and variant.limited:
+        raise UsageError("--draws: draw values are defined without a no-removal limit; solve the "
+                         "rules without it")
+    for t in targets:
+        (check_placement if t.placement else check_movement)(variant, t)
+    if not targets:
+        if phase in ("placement", "all"):
+            targets = placement_subspaces(variant)
+        if phase in ("movement", "all"):
+            targets += movement_subspaces(variant, max_pieces)
+    place = placement_closure(variant, [t for t in targets if t.placement])
+    wanted = [job_for(t) for t in targets if not t.placement] + [PlacementSubspace(s, dtw=dtw, draws=draws)
+                                                                   for s in place]
+    if dtw:
+        wanted += [MovementDtw(pair_key(t)) for t in targets if not t.placement]
+    if draws:
+        wanted += [MovementDraws(pair_key(t)) for t in targets if not t.placement]
+    jobs, deps, seen = [], {}, set()
+
+    def visit(job):
+        if job in seen:
+            return
+        seen.add(job)
+        deps[job] = job.inputs(variant)
+        for d in deps[job]:
+            visit(d)
+        jobs.append(job)
+
+    for j in sorted(set(wanted), key=lambda j: j.sort_key):
+        visit(j)
+    return jobs, deps
+
+
+#: Measured on the standard board with 2 cores (docs/benchmarks.md): positions solved per second
+#: per core, and bytes of database file per position, by phase. Only for estimates.
+RATES = {"movement": (2.0e6, 2.28 / 8), "placement": (2.5e6, 1.80 / 8)}
+
+
+def check_dtw(variant, phase, targets) -> None:
+    """Refuse dtw where it is not defined: under a no-removal limit (dtw is the distance of play
+    without a counter)."""
+    if variant.limited:
+        raise UsageError("--dtw: the distance to the end of the game is defined without a "
+                         "no-removal limit; solve the rules without it")
+
+
+def estimate(variant, jobs, cores: int = 2) -> tuple[float, float]:
+    """(seconds on ``cores`` cores, bytes of files) that ``jobs`` take, from :data:`RATES`."""
+    secs = size = 0.0
+    for j in jobs:
+        rate, per_position = RATES["placement" if isinstance(j, PlacementSubspace) else "movement"]
+        w = j.weight(variant)
+        secs += w / (rate * cores)
+        size += w * per_position
+    return secs, size
+
+
+def human_time(seconds: float) -> str:
+    if seconds < 90:
+        return f"{max(1, round(seconds))} s"
+    if seconds < 5400:
+        return f"{round(seconds / 60)} min"
+    return f"{seconds / 3600:.1f} h"
+
+
+def human_bytes(size: float) -> str:
+    for unit, scale in (("GB", 1e9), ("MB", 1e6), ("kB", 1e3)):
+        if size >= scale:
+            return f"{size / scale:.1f} {unit}"
+    return f"{round(size)} bytes"
+
+
+@dataclass
+class Plan:
+    """What ``morris solve --plan`` prints: jobs, their weights, the heaviest dependency chain."""
+
+    jobs: list
+    deps: dict
+    weight: dict
+    total: int
+    critical: list
+    critical_weight: int
+
+
+def critical_path(variant, jobs, deps) -> Plan:
+    """The heaviest dependency chain: no number of machines finishes sooner than it."""
+    weight = {j: j.weight(variant) for j in jobs}
+    best = {}
+    for j in jobs:  # jobs come after their inputs
+        prev = max((best[d] for d in deps[j] if d in best), default=(0, []), key=lambda x: x[0])
+        best[j] = (prev[0] + weight[j], prev[1] + [j])
+    heavy = max(best.values(), key=lambda x: x[0]) if best else (0, [])
+    return Plan(jobs, deps, weight, sum(weight.values()), heavy[1], heavy[0])
+
+
+def out_of_room(exc: BaseException) -> str | None:
+    """What ran out, when ``exc`` says a disk or the memory is full (None otherwise)."""
+    import errno
+
+    if isinstance(exc, MemoryError):
+        return "out of memory"
+    if isinstance(exc, OSError) and exc.errno in (errno.ENOSPC, errno.EDQUOT):
+        return f"no space left on the device ({exc.strerror})"
+    return None
+
+
+def run_job(out: str, variant_desc: dict, job: Job, threads: int | None = None, slot: int = 0,
+            quiet: bool = True) -> dict:
+    """Run one job in this process (a worker's entry point: plain arguments, picklable)."""
+    from ..core.variants import variant_from_fields
+
+    if threads:
+        import numba
+
+        numba.set_num_threads(max(1, min(threads, numba.config.NUMBA_NUM_THREADS)))
+    variant = variant_from_fields(variant_desc)
+    t0 = time.perf_counter()
+    positions = job.run(out, variant, Reporter(quiet=quiet, lines=False, position=slot + 1))
+    return {"positions": positions, "seconds": time.perf_counter() - t0, "pid": os.getpid()}
+
+
+class InlineExecutor:
+    """An executor that runs each job at once in this process (the default)."""
+
+    def submit(self, fn, *args, **kwargs):
+        from concurrent.futures import Future
+
+        f = Future()
+        try:
+            f.set_result(fn(*args, **kwargs))
+        except BaseException as exc:  # the driver decides what to do with it
+            f.set_exception(exc)
+        return f
+
+    def shutdown(self, wait=True):
+        pass
+
+
+@dataclass
+class SolveSummary:
+    solved: list = field(default_factory=list)
+    skipped: list = field(default_factory=list)
+    seconds: float = 0.0
+
+
+def prepare_output(out, variant, rep) -> None:
+    """Create the ruleset directory and clear what an interrupted run left; a directory that
+    cannot be written is a clear :class:`OutputError`, not a traceback."""
+    from ..core.errors import OutputError
+
+    d = ruleset_dir(out, variant)
+    try:
+        os.makedirs(d, exist_ok=True)
+        for name in remove_stale_temporaries(d):
+            rep.phase(f"removed {name}, left by an interrupted run")
+        probe = os.path.join(d, f".write-test-{os.getpid()}")
+        with open(probe, "wb"):
+            pass
+        os.remove(probe)
+    except OSError as exc:
+        raise OutputError(f"cannot write databases into {d}: {exc.strerror or exc}") from None
+
+
+def solve(out, variant, targets=None, max_pieces=None, reporter=None, on_job=None, phase="movement",
+          executor=None, executor_factory=None, threads=None, retries=2, submit=None,
+          slots: int = 1, dtw: bool = False, draws: bool = False) -> SolveSummary:
+    """Solve every job needed for the targets, each as soon as its inputs exist.
+
+    ``executor``: any ``concurrent.futures.Executor`` (default: run in this process);
+    ``executor_factory``: makes a new one if the executor breaks (a local process pool whose
+    worker died); ``submit(job, fn, *args)``: custom submission (Dask uses it to ask for memory;
+    its workers show no bars); ``slots``: jobs run at once (one bar row each); a job that fails is
+    retried ``retries`` times. Complete files are kept (resume).
+
+    Progress: one bar for the whole solve (positions), one for each running job's phase when
+    it lasts, and a line for each job that took a while (or for every job when there are few).
+    The phases: :func:`job_graph`, :func:`prepare_output`, then a :class:`_Run` skips the
+    complete jobs and drives the rest."""
+    rep = reporter or Reporter()
+    t0 = time.perf_counter()
+    jobs, deps = job_graph(variant, targets, max_pieces, phase, dtw, draws)
+    prepare_output(out, variant, rep)
+    run = _Run(out, variant, jobs, deps, rep, executor or InlineExecutor(), executor_factory,
+               threads, retries, submit, slots, on_job)
+    run.skip_complete()
+    run.drive()
+    run.summary.seconds = time.perf_counter() - t0
+    return run.summary
+
+
+class _Run:
+    """One solve's jobs in flight: which are done, waiting and running, on which bar row."""
+
+    def __init__(self, out, variant, jobs, deps, rep, executor, executor_factory, threads,
+                 retries, submit, slots, on_job):
+        self.out, self.variant, self.jobs, self.deps, self.rep = out, variant, jobs, deps, rep
+        self.executor, self.executor_factory = executor, executor_factory
+        self.threads, self.retries, self.submit, self.on_job = threads, retries, submit, on_job
+        self.inline = submit is None and isinstance(executor, InlineExecutor)
+        self.desc = variant.describe()
+        self.weight = {j: j.weight(variant) for j in jobs}
+        self.summary = SolveSummary()
+        self.done, self.running, self.attempts, self.row = set(), {}, {}, {}
+        self.waiting = list(jobs)
+        self.free_rows = list(range(max(1, slots)))
+
+    def skip_complete(self) -> None:
+        """Jobs whose files are complete and whose checksums match are not run again."""
+        for j in self.jobs:
+            if j.done(self.out, self.variant):
+                self.done.add(j)
+                self.summary.skipped.append(j.sub)
+            else:  # a damaged or foreign file is never read as a child nor replaced unsaid
+                for line in j.set_aside(self.out, self.variant):
+                    self.rep.phase(line)
+        self.waiting = [j for j in self.jobs if j not in self.done]
+        if self.summary.skipped:
+            self.rep.phase(f"{len(self.summary.skipped)} of {len(self.jobs)} jobs already complete")
+
+    def launch(self, j) -> None:
+        self.row[j] = self.free_rows.pop(0) if self.free_rows else 0
+        args = (self.out, self.desc, j, self.threads, self.row[j],
+                self.rep.quiet or self.submit is not None)
+        f = self.submit(j, run_job, *args) if self.submit else self.executor.submit(run_job, *args)
+        self.running[f] = j
+
+    def drive(self) -> None:
+        """Start every job whose inputs are done, wait for one to finish, until none is left."""
+        from concurrent.futures import FIRST_COMPLETED, wait
+
+        chatty = len(self.waiting) <= 60
+        total = sum(self.weight[j] for j in self.waiting)
+        with self.rep.bar(total=total, desc=f"solve {self.variant.ruleset_id}", unit="pos",
+                          leave=True) as bar:
+            while self.waiting or self.running:
+                self.start_ready(bar, chatty)
+                if not self.running:
+                    raise RuntimeError(f"jobs can never start: {[j.name for j in self.waiting]}")
+                finished, _ = wait(list(self.running), return_when=FIRST_COMPLETED)
+                for f in finished:
+                    self.collect(f, bar, chatty)
+
+    def start_ready(self, bar, chatty: bool) -> None:
+        for j in [j for j in self.waiting if all(d in self.done for d in self.deps[j])]:
+            if self.inline and self.running:  # it ran already: count it before the next one
+                break
+            self.waiting.remove(j)
+            if chatty:
+                self.rep.phase(f"start {j.name} ({self.weight[j]:,} positions)")
+            names = ", ".join(x.name for x in [*self.running.values(), j])
+            bar.set_postfix_str(f"jobs {len(self.done)}/{len(self.jobs)}, running {names}")
+            self.launch(j)
+
+    def collect(self, f, bar, chatty: bool) -> None:
+        """A finished job: counted when its files are complete, retried when it failed."""
+        from concurrent.futures.process import BrokenProcessPool
+
+        j = self.running.pop(f)
+        self.free_rows.append(self.row.pop(j))
+        self.free_rows.sort()
+        try:
+            info = f.result()
+        except Exception as exc:
+            if out_of_room(exc):  # a retry would fail the same way: say so once
+                raise ResourceError(
+                    f"{j.name}: {out_of_room(exc)}; what it was writing is removed, the "
+                    f"{len(self.done)} complete jobs are kept, and the same command resumes "
+                    f"once there is room") from None
+            self.attempts[j] = self.attempts.get(j, 0) + 1
+            if isinstance(exc, BrokenProcessPool) and self.executor_factory:
+                self.executor = self.executor_factory()
+            if self.attempts[j] > self.retries:
+                raise RuntimeError(f"{j.name} failed {self.attempts[j]} times; last: "
+                                   f"{type(exc).__name__}: {exc}") from exc
+            self.rep.phase(f"{j.name} failed ({type(exc).__name__}: {exc}); retrying")
+            self.launch(j)
+            return
+        if not j.done(self.out, self.variant):
+            raise RuntimeError(f"{j.name} reported success but its files are not complete")
+        self.done.add(j)
+        self.summary.solved.append({"job": j, **info})
+        bar.update(self.weight[j])
+        if chatty or info["seconds"] >= 5:
+            self.rep.phase(f"[{len(self.done)}/{len(self.jobs)}] {j.name}: {info['positions']:,} "
+                           f"positions in {info['seconds']:.1f} s")
+        if self.on_job:
+            self.on_job(info)
+
+
+def solve_placement(out, variant, targets=None, reporter=None) -> SolveSummary:
+    """Solve the placement subspaces (every reachable one, or what ``targets`` need), last layer
+    first, after the movement phase they read (solved too if missing)."""
+    return solve(out, variant, targets=targets or placement_subspaces(variant), phase="placement",
+                 reporter=reporter)
+
+
+def local_pool(jobs: int):
+    """A process pool of ``jobs`` workers started with spawn (numba's threads do not survive fork)."""
+    import multiprocessing
+    from concurrent.futures import ProcessPoolExecutor
+
+    return ProcessPoolExecutor(max_workers=jobs, mp_context=multiprocessing.get_context("spawn"))
+
+
+def executor_options(variant, reporter, jobs: int | None = None, dask_address: str | None = None):
+    """(keyword arguments for :func:`solve`, close function) for the chosen executor: this
+    process (default), a local pool of ``jobs`` spawned workers, or a Dask cluster."""
+    if dask_address:
+        from .cluster import dask_executor
+
+        return dask_executor(dask_address, variant, reporter)
+    if jobs and jobs > 1:
+        cores = os.cpu_count() or 1
+        pool = local_pool(jobs)
+        kwargs = dict(executor=pool, executor_factory=lambda: local_pool(jobs),
+                      threads=max(1, cores // jobs), slots=jobs)
+        return kwargs, lambda: kwargs["executor"].shutdown()
+    return {}, lambda: None

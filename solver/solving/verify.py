@@ -1,0 +1,345 @@
+"""``morris verify``: checksums, then a forward check of every stored value.
+
+The forward check (kernels/verify.py) recomputes each position's value and distance from the
+stored values of the positions its moves lead to, with code that shares nothing with the
+retrograde propagation, and reports every disagreement.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from ..format.fileformat import TableFile, check_file
+from ..database.folders import (DRAWS_SUFFIX, DTW_SUFFIX, draws_in, dtw_in, find_tables, misplaced,
+                                read_draws, read_dtw, read_planes, sibling_ruleset, subspace_of, table_in)
+from ..core.errors import CorruptDatabaseError
+from ..hashing.index import Hasher
+from ..core.progress import Reporter
+from ..hashing.subspaces import Subspace, removal_child
+from ..core.variants import BOARDS, variant_from_fields
+
+
+@dataclass
+class FileReport:
+    path: str
+    subspace: str
+    checksum: str = "ok"  # ok | the problem
+    checked: int = 0
+    positions: int = 0
+    mismatches: int = 0
+    first_mismatch: str | None = None
+    skipped: str | None = None
+    #: rules with a no-removal limit: "ok", or why the curse plane was not checked
+    curse: str | None = None
+
+    @property
+    def ok(self):
+        return self.checksum == "ok" and self.mismatches == 0 and self.skipped is None
+
+
+@dataclass
+class VerifyReport:
+    files: list = field(default_factory=list)
+
+    @property
+    def ok(self):
+        return bool(self.files) and all(f.ok for f in self.files)
+
+
+def verify(root: str, reporter: Reporter | None = None, forward: bool = True,
+           sample: int | None = None) -> VerifyReport:
+    """Check every file under ``root``: header and checksum, then (``forward``) every stored
+    value from its children. ``sample``: check files of more positions than that on
+    a fixed random sample of that many slots instead (the report says how many were checked).
+    Applies to movement files too."""
+    rep = reporter or Reporter(quiet=True)
+    report = VerifyReport()
+    paths = find_tables(root) + find_tables(root, DTW_SUFFIX) + find_tables(root, DRAWS_SUFFIX)
+    headers = {}
+    with rep.bar(total=len(paths), desc="headers and checksums", unit="file") as bar:
+        for path in paths:
+            report.files.append(_check_one(path, headers))
+            bar.update(1)
+    if not forward:
+        return report
+    # one bar over the files (loading a file's children takes most of the time), and each
+    # file's own bar below it
+    inner = rep.below()
+    with rep.bar(total=len(headers), desc="forward checks", unit="file") as bar:
+        for fr in report.files:
+            if fr.path in headers:
+                _forward_one(fr, headers[fr.path], inner, sample)
+                bar.update(1)
+    return report
+
+
+def _forward_one(fr: FileReport, header, rep, sample):
+    """The forward check of one sound file, by its kind and phase."""
+    directory = os.path.dirname(fr.path)
+    if header.get("kind") == "draw" and header["phase"] == "movement":
+        _verify_draws_movement(fr, header, directory, rep, sample)
+    elif header.get("kind") == "draw":
+        _verify_placement(fr, header, directory, rep, sample, mode=2)
+    elif header.get("kind") == "dtw" and header["phase"] == "movement":
+        _verify_movement(fr, header, directory, rep, sample, dtw=True)
+    elif header.get("kind") == "dtw":
+        _verify_placement(fr, header, directory, rep, sample, mode=1)
+    elif header["phase"] != "movement":
+        _verify_placement(fr, header, directory, rep, sample)
+    else:
+        _verify_movement(fr, header, directory, rep, sample)
+    if "cursed_wins" in header:
+        _verify_curse(fr, header)
+
+
+def _check_one(path, headers: dict) -> FileReport:
+    """A file's header and checksum, and whether it sits where its header says; its header goes
+    into ``headers`` when it is sound (the forward checks read only those)."""
+    fr = FileReport(path=path, subspace=subspace_of(path))
+    problem = check_file(path) if os.path.isfile(path) else f"{path}: not a regular file"
+    if problem:
+        fr.checksum = problem
+        return fr
+    with TableFile(path) as tf:
+        header = tf.header
+    where = misplaced(path, header)
+    if where:
+        fr.checksum = f"{path}: {where}"
+        return fr
+    perms = header.get("symmetry_perms")
+    board = BOARDS.get(header.get("board"))
+    if board is None:
+        fr.checksum = f"{path}: unknown board {header.get('board')!r}"
+    elif perms is not None and {tuple(p) for p in perms} != set(board.symmetries.perms):
+        fr.checksum = f"{path}: the symmetry group in the header is not the board's"
+    headers[path] = header
+    return fr
+
+
+def _verify_curse(fr: FileReport, header):
+    """The curse plane of a file of limited rules against the unlimited file beside its
+    directory (``DB/<ruleset without the limit>/``): 1 where the value is a draw and the
+    unlimited value a win, 2 where it is a loss, else 0 (limits.py)."""
+    base = variant_from_fields(header).unlimited
+    path = sibling_ruleset(fr.path, base)
+    if check_file(path) is not None:
+        fr.curse = f"not checked: {path} is missing or damaged"
+        return
+    with TableFile(fr.path) as tf:
+        vals, curse = tf.values_all(), tf.curse_all()
+    with TableFile(path) as tf:
+        unlimited = tf.values_all()
+    from .curse import compare_unlimited
+
+    # (unused slots hold the same neighbour's value in both planes, so they never contradict)
+    want, _, _, contradictions = compare_unlimited(vals, unlimited)
+    bad = np.flatnonzero(want != curse)
+    if len(bad):  # the curse plane is 0 in unused slots: only used slots count
+        h = Hasher(BOARDS[header["board"]])
+        sub = Subspace.parse(header["subspace"])
+        bad = bad[h.used_mask(sub)[bad]]
+    problems = []
+    if len(bad):
+        problems.append(f"{len(bad)} wrong curse codes, first at slot {int(bad[0])}")
+    if contradictions:
+        problems.append(f"{contradictions} positions won or lost under the limit but not without it")
+    fr.curse = "; ".join(problems) or "ok"
+    fr.mismatches += len(bad) + contradictions
+
+
+def _inputs_ok(fr: FileReport, paths) -> bool:
+    """Whether every input file a forward check reads is there and sound; else the file is
+    skipped, saying which input is not."""
+    for p in paths:
+        if check_file(p) is not None:
+            fr.skipped = f"needs {os.path.basename(p)}, which is missing or damaged"
+            return False
+    return True
+
+
+def _verify_movement(fr: FileReport, header, directory, rep, sample=None, dtw=False):
+    """Recompute every value and distance of a movement file from its successors' files: its
+    dtc (a values file), or its dtw (``dtw``: a dtw file, checked against the values file of
+    its subspace, the dtw and values files of its sibling and of the subspace below)."""
+    from ..kernels.verify import check_movement
+
+    board = BOARDS[header["board"]]
+    sub = Subspace.parse(header["subspace"])
+    sib = sub.sibling
+    child = removal_child(sub)
+    need = [table_in(directory, s) for s in [sub, sib] + ([child] if child is not None else [])]
+    if dtw:
+        need += [dtw_in(directory, s) for s in [sib] + ([child] if child is not None else [])]
+    if not _inputs_ok(fr, need):
+        return
+    try:
+        planes = _movement_planes(directory, sub, sib, child, dtw)
+    except CorruptDatabaseError as exc:
+        fr.checksum = str(exc)
+        return
+    vals, dist, sib_vals, sib_dist, child_vals, child_dist = planes
+    h = Hasher(board)
+    T = h.tables
+    Ob = h.orbits({sub.m, sub.o})
+    flying = bool(header["flying"])
+
+    limit = header.get("limit")
+    limit = -1 if limit is None else int(limit)
+
+    def check(part, bad, first):
+        check_movement(T, Ob, flying, sub.m, sub.o, vals, dist, sib_vals, sib_dist, child_vals,
+                       child_dist, part, bad, first, limit)
+
+    _run_check(fr, header, sub, h, len(vals), sample, rep, check)
+
+
+def _verify_draws_movement(fr: FileReport, header, directory, rep, sample=None):
+    """Recompute every draw value and draw distance of a movement draw-value file from its
+    values file, its sibling's values and draw-value files and those of the subspace below
+    (kernels/verify.check_draws_movement), with the rank in its header."""
+    from ..kernels.verify import check_draws_movement
+
+    board = BOARDS[header["board"]]
+    sub = Subspace.parse(header["subspace"])
+    sib = sub.sibling
+    child = removal_child(sub)
+    subs = [sub, sib] + ([child] if child is not None else [])
+    need = [table_in(directory, s) for s in subs] + [draws_in(directory, s) for s in subs[1:]]
+    if not _inputs_ok(fr, need):
+        return
+    empty = np.zeros(0, np.uint8)
+    try:
+        vals = read_planes(table_in(directory, sub), with_dtc=False)[0]
+        dv, dd = read_draws(fr.path, vals)
+        sib_vals = read_planes(table_in(directory, sib), with_dtc=False)[0]
+        sib_dv, sib_dd = read_draws(draws_in(directory, sib), sib_vals)
+        child_vals = read_planes(table_in(directory, child), with_dtc=False)[0] if child else empty
+        child_dv = read_draws(draws_in(directory, child), child_vals, distances=False)[0] if child else empty
+    except CorruptDatabaseError as exc:
+        fr.checksum = str(exc)
+        return
+    h = Hasher(board)
+    T = h.tables
+    Ob = h.orbits({sub.m, sub.o})
+    rank = int(header["rank"])
+
+    def check(part, bad, first):
+        check_draws_movement(T, Ob, bool(header["flying"]), sub.m, sub.o, vals, dv, dd, rank,
+                             sib_vals, sib_dv, sib_dd, child_vals, child_dv, part, bad, first)
+
+    _run_check(fr, header, sub, h, len(vals), sample, rep, check)
+
+
+def _movement_planes(directory, sub, sib, child, dtw: bool):
+    """(values, distance, sibling values, sibling distance, child values, child distance) of a
+    movement subspace: dtc from the values files, or dtw from the dtw files; the child's
+    distance is empty for dtc (a removal is a conversion) and where no child is read."""
+    def dist(s):
+        if not dtw:
+            return read_planes(table_in(directory, s))[1]
+        return read_dtw(dtw_in(directory, s))
+
+    empty = np.zeros(0, np.uint8)
+    vals = read_planes(table_in(directory, sub), with_dtc=False)[0]
+    own = dist(sub)
+    sib_vals, sib_dist = (vals, own) if sib == sub else (
+        read_planes(table_in(directory, sib), with_dtc=False)[0], dist(sib))
+    child_vals = read_planes(table_in(directory, child), with_dtc=False)[0] if child else empty
+    child_dist = dist(child) if child is not None and dtw else empty
+    return vals, own, sib_vals, sib_dist, child_vals, child_dist
+
+
+def _run_check(fr: FileReport, header, sub, hasher, slots: int, sample, rep, check):
+    """Run ``check(part, bad_count, bad_first)`` (a forward-check kernel) over the slots of
+    :func:`slot_parts` and fill in the report: positions, how many were checked, mismatches and
+    the first mismatching slot."""
+    nchunk = 256
+    bad = np.zeros(nchunk, np.int64)
+    first = np.zeros(nchunk, np.int64)
+    total_bad = 0
+    first_bad = -1
+    checked = 0
+    with rep.bar(total=min(slots, sample or slots), desc=f"verify {sub}", unit="pos") as bar:
+        for part in slot_parts(slots, sample):
+            checked += len(part)
+            check(part, bad, first)
+            total_bad += int(bad.sum())
+            if first_bad < 0 and (first >= 0).any():
+                first_bad = int(first[first >= 0].min())
+            bar.update(len(part))
+    fr.positions = int(header["positions"])
+    fr.checked = fr.positions if checked == slots else checked
+    fr.mismatches = total_bad
+    if first_bad >= 0:
+        board = hasher.board
+        mover, opp, _ = hasher.unindex_py(sub, first_bad, hasher.anchor_reps(sub.o))
+        fr.first_mismatch = f"slot {first_bad}: mover {board.names(mover)} opponent {board.names(opp)}"
+
+
+def slot_parts(slots: int, sample: int | None, step: int = 1 << 22, seed: int = 0):
+    """The slots to check, in increasing arrays of at most ``step``: every slot, or a fixed
+    random sample of ``sample`` of them (no repeats; the same for the same file every time)."""
+    if sample is None or sample >= slots:
+        for lo in range(0, slots, step):
+            yield np.arange(lo, min(slots, lo + step), dtype=np.int64)
+        return
+    rng = np.random.default_rng(seed)
+    chosen = np.sort(rng.choice(slots, size=sample, replace=False)).astype(np.int64)
+    for lo in range(0, sample, step):
+        yield chosen[lo:lo + step]
+
+
+def _verify_placement(fr: FileReport, header, directory, rep, sample=None, mode=0):
+    """Recompute a placement file from its children's files with kernels/verify.check_placement
+    (code that shares nothing with the sweep that wrote it) and compare. ``mode``: 0 a values
+    file, 1 a dtw file, 2 a draw-value file."""
+    from ..kernels.verify import check_placement
+    from ..hashing.subspaces import placement_children, reads_file
+    variant = variant_from_fields(header)
+    board = variant.board
+    sub = Subspace.parse(header["subspace"])
+    dm = variant.rules.double_mill_removes
+    kids = placement_children(sub, dm)
+    cinfo = np.full((3, 4), -1, dtype=np.int64)
+    arrays = []
+    sizes = {sub.o}
+    empty = np.zeros(0, np.uint8)
+    # mode 1 / 2: each subspace's dtw / draw-value file, and the plane read from it
+    side_in, side_read = {1: (dtw_in, read_dtw), 2: (draws_in, lambda p: read_draws(p, distances=False)[0])}.get(
+        mode, (None, None))
+
+    def side_of(s):
+        return side_read(side_in(directory, s))
+
+    try:
+        for k in range(3):
+            if k in kids and reads_file(*kids[k]):
+                c = kids[k][0]
+                if not _inputs_ok(fr, [table_in(directory, c)] + ([side_in(directory, c)] if mode else [])):
+                    return
+                cinfo[k] = (c.m, c.o, c.hm, c.ho)
+                sizes.add(c.o)
+                v, d = read_planes(table_in(directory, c), with_dtc=c.placement and not mode)
+                arrays += [v, side_of(c) if mode else (empty if d is None else d)]
+            else:
+                arrays += [empty, empty]
+        if mode:
+            vals, dtc = read_planes(table_in(directory, sub), with_dtc=False)[0], side_of(sub)
+        else:
+            vals, dtc = read_planes(fr.path)
+    except CorruptDatabaseError as exc:
+        fr.checksum = str(exc)
+        return
+    h = Hasher(board)
+    T = h.tables
+    Ob = h.orbits(sizes)
+    flying = bool(header["flying"])
+
+    def check(part, bad, first):
+        check_placement(T, Ob, flying, dm, sub.m, sub.o, sub.hm, sub.ho, part, vals, dtc, cinfo,
+                        *arrays, bad, first, mode)
+
+    _run_check(fr, header, sub, h, len(vals), sample, rep, check)
