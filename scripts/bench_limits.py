@@ -41,7 +41,7 @@ def main():
 
     import numba
 
-    from morris.database.folders import table_path
+    from morris.database.folders import file_path
     from morris.core.progress import Reporter
     from morris.solving.schedule import solve
     from morris.hashing.subspaces import movement_subspaces
@@ -82,7 +82,7 @@ def main():
     size = {"unlimited": 0, "limited": 0, "curse": 0}
     rows = []
     for s in subs:
-        pu, pl = table_path(last, base, s), table_path(last, limited, s)
+        pu, pl = file_path(last, base, s), file_path(last, limited, s)
         size["unlimited"] += os.path.getsize(pu)
         size["limited"] += os.path.getsize(pl)
         size["curse"] += section_bytes(pl, "curse")

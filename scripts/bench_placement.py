@@ -25,7 +25,7 @@ def main():
     import numba
 
     from morris.solving import placement
-    from morris.database.folders import read_planes, table_path
+    from morris.database.folders import file_path, read_planes
     from morris.hashing.index import Hasher, count_positions
     from morris.hashing.subspaces import Subspace, placement_inputs
     from morris.core.variants import get_variant
@@ -41,7 +41,7 @@ def main():
         if hasattr(placement, "load_children"):
             planes = placement.load_children(args.db, v, sub)
         else:  # before the packed planes
-            planes = {c: read_planes(table_path(args.db, v, c), with_dtc=c.placement)
+            planes = {c: read_planes(file_path(args.db, v, c), with_dtc=c.placement)
                       for c in placement_inputs(sub, v.rules.double_mill_removes)}
         placement.evaluate(v, sub, planes, hasher)  # compile and warm
         times = []

@@ -56,10 +56,13 @@ def main():
     if args.child:
         return solve_pair_child(*args.child)
 
-    from morris.database.folders import table_path
+    from morris.database.folders import file_path
     from morris.hashing.index import Hasher, count_positions
     from morris.solving.jobs import MovementPair
-    from morris.solving.schedule import plan
+    from morris.solving.schedule import job_graph
+
+    def plan(v, max_pieces=None):  # the movement pairs, each after the pairs it reads
+        return [j.sub for j in job_graph(v, max_pieces=max_pieces)[0] if isinstance(j, MovementPair)]
     from morris.core.variants import get_variant
 
     import numba
@@ -74,7 +77,7 @@ def main():
         name = "/".join(s.name for s in top.pair)
         if args.fresh or not MovementPair(top).done(args.out, v) or name not in record:
             for s in top.pair:
-                p = table_path(args.out, v, s)
+                p = file_path(args.out, v, s)
                 if os.path.exists(p):
                     os.remove(p)
             t = time.perf_counter()
@@ -91,7 +94,7 @@ def main():
         r = record[name]
         p_tot = wdl = dtc = size = 0
         for s in top.pair:
-            p, a, b, c = plane_bits(table_path(args.out, v, s))
+            p, a, b, c = plane_bits(file_path(args.out, v, s))
             p_tot += p
             wdl += a
             dtc += b

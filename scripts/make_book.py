@@ -23,6 +23,8 @@ import time
 
 import numpy as np
 
+from morris.database.folders import file_path
+
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 DATA = os.path.join(ROOT, "data")
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
@@ -42,22 +44,21 @@ def book_layers(db, variant, kinds):
     out = []
     for plies in sorted(by):
         subs = sorted(by[plies])
-        size = sum(os.path.getsize(path(db, variant, s)) for s in subs for path in kinds)
+        size = sum(os.path.getsize(file_path(db, variant, s, kind)) for s in subs for kind in kinds)
         out.append((plies, subs, size))
     return out
 
 
 def side_kinds(db, variant):
-    """The path makers of the kinds of file to ship: values, then dtw and draw values where
-    every subspace the start reaches in placement has them."""
-    from morris.database.folders import draws_path, dtw_path, table_path
+    """The kinds of file to ship: values, then dtw and draw values where every subspace the start
+    reaches in placement has them."""
     from morris.core.position import Position
     from morris.hashing.subspaces import Subspace, placement_closure
 
     start = Position.start(variant)
     subs = placement_closure(variant, [Subspace(0, 0, start.mover_hand, start.opponent_hand)])
-    return [table_path] + [p for p in (dtw_path, draws_path)
-                           if all(os.path.isfile(p(db, variant, s)) for s in subs)]
+    return ["values"] + [k for k in ("dtw", "draw")
+                         if all(os.path.isfile(file_path(db, variant, s, k)) for s in subs)]
 
 
 def fit(layers, total, max_bytes, depth=None):
@@ -108,10 +109,10 @@ def main():
 
     v = get_variant("standard")
     kinds = side_kinds(args.db, v)
-    print("files:", ", ".join(k.__name__ for k in kinds))
+    print("files:", ", ".join(kinds))
     plies, ship = choose(args.db, v, kinds, args.max_bytes)  # the values' depth, [(subspace, kind)]
-    for s, path in ship:
-        problem = check_file(path(args.db, v, s))
+    for s, kind in ship:
+        problem = check_file(file_path(args.db, v, s, kind))
         if problem:
             sys.exit(f"{s}: {problem}")
 
@@ -119,8 +120,8 @@ def main():
     tmp = dest + ".tmp"
     shutil.rmtree(tmp, ignore_errors=True)
     os.makedirs(tmp)
-    for s, path in ship:
-        src = path(args.db, v, s)
+    for s, kind in ship:
+        src = file_path(args.db, v, s, kind)
         shutil.copyfile(src, os.path.join(tmp, os.path.basename(src)))
     shutil.rmtree(dest, ignore_errors=True)
     os.replace(tmp, dest)

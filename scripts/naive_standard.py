@@ -432,7 +432,7 @@ def solve(board, top, flying):
 
 def compare(db, variant, val, dtw, dv, info):
     from morris.format.fileformat import TableFile
-    from morris.database.folders import draws_path, dtw_path, table_path
+    from morris.database.folders import file_path
     from morris.hashing.index import Hasher
     from morris.hashing.subspaces import Subspace
 
@@ -441,8 +441,8 @@ def compare(db, variant, val, dtw, dv, info):
     bad = 0
     for m, o in subs:
         s = Subspace(m, o)
-        with TableFile(table_path(db, variant, s)) as tf, TableFile(dtw_path(db, variant, s)) as tw, \
-                TableFile(draws_path(db, variant, s)) as td:
+        with TableFile(file_path(db, variant, s)) as tf, TableFile(file_path(db, variant, s, "dtw")) as tw, \
+                TableFile(file_path(db, variant, s, "draw")) as td:
             fv = tf.values_all()
             fw, fd = tw.distance_all("dtw", fv), td.distance_all("dv", fv)
         count = comb(n, m) * comb(n - m, o)

@@ -18,7 +18,7 @@ import numpy as np
 
 from morris.format.fileformat import (DRAWS_LEVEL, LAYOUT_KEYS, SELECT_LEVEL, TableFile, check_file,
                                       write_planes, write_table)
-from morris.database.folders import DRAWS_SUFFIX, DTW_SUFFIX, find_tables, stored_values, values_beside
+from morris.database.folders import DRAWS_SUFFIX, DTW_SUFFIX, beside, find_tables, stored_values
 
 #: kind: (file suffix, its sections, zstd level)
 SIDE = {"dtw": (DTW_SUFFIX, ("dtw",), SELECT_LEVEL), "draw": (DRAWS_SUFFIX, ("dv", "dd"), DRAWS_LEVEL)}
@@ -41,11 +41,11 @@ def repack_side(path, kind):
     from morris.hashing.subspaces import Subspace
     from morris.core.variants import variant_from_fields
 
-    problem = check_file(path) or check_file(values_beside(path))
+    problem = check_file(path) or check_file(beside(path, "values"))
     if problem:
         raise SystemExit(problem)
     _, names, level = SIDE[kind]
-    stored = stored_values(values_beside(path))
+    stored = stored_values(beside(path, "values"))
     with TableFile(path) as tf:
         if all("select" in tf.header["sections"][n] for n in names):
             return False

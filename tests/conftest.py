@@ -65,8 +65,49 @@ def placed(solved):
 @pytest.fixture(scope="session")
 def graphs():
     """The move graphs of Six Men's Morris up to 4 a side, without and with flying (naive.py;
-    about 20 s each, built once for the limit and the dtw tests)."""
-    import naive
-    from morris.core.variants import get_variant
+    about 20 s each in plain Python, built once for the limit, dtw and draw-value tests, the two
+    at once in two processes)."""
+    import multiprocessing
+    from concurrent.futures import ProcessPoolExecutor
 
-    return {fly: naive.move_graph(get_variant("six", flying=fly), 4) for fly in (False, True)}
+    import naive
+
+    with ProcessPoolExecutor(2, mp_context=multiprocessing.get_context("spawn")) as pool:
+        jobs = {fly: pool.submit(naive.six_move_graph, fly, 4) for fly in (False, True)}
+        return {fly: job.result() for fly, job in jobs.items()}
+
+
+@pytest.fixture(scope="session")
+def six_small(tmp_path_factory):
+    """Six Men's Morris up to 4 a side, without and with flying: values, dtw and draw values,
+    solved once for every test that reads them (a test that changes a file works on a copy)."""
+    from morris.core.progress import Reporter
+    from morris.core.variants import get_variant
+    from morris.solving.schedule import solve
+
+    out = tmp_path_factory.mktemp("six-small")
+    for fly in (False, True):
+        solve(out, get_variant("six", flying=fly), max_pieces=4, reporter=Reporter(quiet=True),
+              dtw=True, draws=True)
+    return out
+
+
+@pytest.fixture(scope="session")
+def whole_game(tmp_path_factory):
+    """``whole_game(name)``: a database directory with the whole game of the variant ``name``
+    (both phases) with values, dtw and draw values, solved once per name in the session and
+    read only (``six`` and ``standard-4`` serve the placement tests and the shipped data's)."""
+    from morris.core.progress import Reporter
+    from morris.core.variants import get_variant
+    from morris.solving.schedule import solve
+
+    done = {}
+
+    def get(name):
+        if name not in done:
+            out = tmp_path_factory.mktemp("whole-" + name)
+            solve(out, get_variant(name), phase="all", reporter=Reporter(quiet=True), dtw=True, draws=True)
+            done[name] = out
+        return done[name]
+
+    return get

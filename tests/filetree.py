@@ -21,9 +21,9 @@ def side_planes(path, names):
     import numpy as np
 
     from morris.format.fileformat import LAYOUT_KEYS, TableFile
-    from morris.database.folders import stored_values, values_beside
+    from morris.database.folders import beside, stored_values
 
-    stored = stored_values(values_beside(path))
+    stored = stored_values(beside(path, "values"))
     with TableFile(path) as tf:
         header = {k: v for k, v in tf.header.items() if k not in LAYOUT_KEYS}
         planes = {n: tf.distance_all(n, stored).copy() for n in names}

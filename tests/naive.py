@@ -143,6 +143,13 @@ def move_graph(variant, top):
     return keys, pairs, (arr(es), arr(ed)), (arr(rs), arr(rd)), arr(blocked)
 
 
+def six_move_graph(flying: bool, top: int):
+    """:func:`move_graph` of Six Men's Morris (a picklable call, for a worker process)."""
+    from morris.core.variants import get_variant
+
+    return move_graph(get_variant("six", flying=flying), top)
+
+
 def solve_with_counter(variant, graph):
     """Values at every counter, by iterating the counter explicitly: V[i, c] for position i and
     counter c (1 win, 0 draw, -1 loss for the side to move), straight from the rule: a blocked
@@ -213,6 +220,44 @@ def dtw_by_horizon(graph):
         value[new_win] = 1
         value[new_loss] = -1
         dtw[new_win | new_loss] = h
+
+
+def dtc_by_horizon(graph, value):
+    """Distances to the next conversion (a removal, or the end of the game), straight from the
+    definition over the whole move graph, given the final values ``value`` (dtw_by_horizon's:
+    a value does not depend on the metric): L_0 holds the blocked positions; W_h those with a
+    removal into a lost position (or one that leaves the opponent two pieces), or a move
+    without removal into L_{h-1}; L_h those all of whose moves are removals into won positions
+    or moves into W_{h-1}. A removal counts one ply whatever follows it. Returns dtc (-1 for
+    draws)."""
+    import numpy as np
+
+    keys, _, (es, ed), (rs, rd), blocked = graph
+    n = len(keys)
+    ends = rd < 0
+    rlost = ends | (value[np.maximum(rd, 0)] == -1)  # removals that win
+    rwon = ~ends & (value[np.maximum(rd, 0)] == 1)  # removals into a won position
+    moves = np.bincount(es, minlength=n) + np.bincount(rs, minlength=n)
+    removal_wins = np.zeros(n, dtype=bool)
+    removal_wins[rs[rlost]] = True
+    removals_into_won = np.bincount(rs[rwon], minlength=n)
+    dtc = np.full(n, -1, dtype=np.int64)
+    decided = np.zeros(n, dtype=np.int8)  # 1 won, -1 lost within the horizon so far
+    dtc[blocked] = 0
+    decided[blocked] = -1
+    h = 0
+    while True:
+        h += 1
+        win_now = removal_wins.copy()
+        win_now[es[decided[ed] == -1]] = True
+        loss_now = (moves > 0) & (np.bincount(es[decided[ed] == 1], minlength=n) + removals_into_won == moves)
+        new_win = win_now & (decided == 0)
+        new_loss = loss_now & (decided == 0)
+        if not new_win.any() and not new_loss.any():
+            return dtc
+        decided[new_win] = 1
+        decided[new_loss] = -1
+        dtc[new_win | new_loss] = h
 
 
 # ---------------------------------------------------------------------------- draw values

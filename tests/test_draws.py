@@ -11,7 +11,7 @@ import naive
 from morris.core.codes import DV0
 from morris.apps.bot import PerfectPlayer
 from morris.format.fileformat import TableFile
-from morris.database.folders import draws_path, stored_values, table_path
+from morris.database.folders import file_path, stored_values
 from morris.hashing.index import Hasher
 from morris.core.progress import Reporter
 from morris.solving.schedule import solve
@@ -23,12 +23,10 @@ PAIRS = [(3, 3), (4, 3), (3, 4), (4, 4)]
 
 
 @pytest.fixture(scope="module")
-def draws_db(tmp_path_factory):
-    """Six Men's Morris up to 4 a side, with and without flying: values and draw values."""
-    out = tmp_path_factory.mktemp("draws")
-    for fly in (False, True):
-        solve(out, get_variant("six", flying=fly), max_pieces=4, reporter=QUIET, draws=True)
-    return out
+def draws_db(six_small):
+    """Six Men's Morris up to 4 a side, with and without flying: values and draw values (and
+    dtw: conftest.six_small, shared with the dtw tests)."""
+    return six_small
 
 
 @pytest.mark.parametrize("flying", [False, True])
@@ -48,8 +46,8 @@ def test_draw_values_agree_with_the_definition_on_every_position(draws_db, graph
     mismatches = 0
     for m, o in PAIRS:
         s = Subspace(m, o)
-        with TableFile(draws_path(draws_db, v, s)) as tf:
-            dv = tf.distance_all("dv", stored_values(table_path(draws_db, v, s)))
+        with TableFile(file_path(draws_db, v, s, "draw")) as tf:
+            dv = tf.distance_all("dv", stored_values(file_path(draws_db, v, s)))
         sel = (mc == m) & (oc == o)
         got = dv[h.index_batch(movers[sel], opps[sel])].astype(np.int64)
         got = np.where(got == 0, -999, got - DV0)
@@ -154,7 +152,7 @@ def test_verify_checks_draw_values_and_catches_a_wrong_one(draws_db, tmp_path):
     r = CliRunner().invoke(cli, ["verify", "--db", str(db), "--quiet"])
     assert r.exit_code == 0, r.output
     for name, change in (("dv", 1), ("dd", 1)):
-        path = draws_path(db, v, Subspace(4, 4))
+        path = file_path(db, v, Subspace(4, 4), "draw")
         header, planes, anchors, stored = side_planes(path, ("dv", "dd"))
         good = {k: p.copy() for k, p in planes.items()}
         i = int(np.flatnonzero(planes["dd"] > 2)[5])
@@ -181,7 +179,7 @@ def _draw_of_moves(results):
 
 
 @pytest.mark.parametrize("variant_name", ["six", "standard-4"])
-def test_placement_draw_values_agree_with_plain_recursion(tmp_path, variant_name):
+def test_placement_draw_values_agree_with_plain_recursion(whole_game, variant_name):
     """Six Men's Morris and the standard board with 4 pieces a side, the whole game with draw
     values (and verify passes on all of it); random placement positions with up to 4 pieces
     left in hand against the recursion above."""
@@ -192,7 +190,7 @@ def test_placement_draw_values_agree_with_plain_recursion(tmp_path, variant_name
     from morris.hashing.subspaces import placement_subspaces
 
     v = get_variant(variant_name)
-    solve(tmp_path, v, phase="all", reporter=QUIET, draws=True)
+    tmp_path = whole_game(variant_name)
     r = CliRunner().invoke(cli, ["verify", "--db", str(tmp_path), "--quiet"])
     assert r.exit_code == 0, r.output
     subs = [s for s in placement_subspaces(v) if s.hm + s.ho <= 4]

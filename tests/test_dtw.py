@@ -13,7 +13,7 @@ from filetree import rewrite_side, side_planes
 from morris.cli.main import cli
 from morris.core.errors import MissingDtwError, UsageError
 from morris.format.fileformat import TableFile
-from morris.database.folders import dtw_path, table_path
+from morris.database.folders import file_path
 from morris.hashing.index import Hasher
 from morris.core.position import Position
 from morris.core.progress import Reporter
@@ -26,12 +26,10 @@ QUIET = Reporter(quiet=True)
 
 
 @pytest.fixture(scope="module")
-def dtw_db(tmp_path_factory):
-    """Six Men's Morris up to 4 a side, with and without flying, values and dtw files."""
-    out = tmp_path_factory.mktemp("dtw")
-    for fly in (False, True):
-        solve(out, get_variant("six", flying=fly), max_pieces=4, reporter=QUIET, dtw=True)
-    return out
+def dtw_db(six_small):
+    """Six Men's Morris up to 4 a side, with and without flying, values and dtw files (and draw
+    values: conftest.six_small, shared with the draw-value tests)."""
+    return six_small
 
 
 @pytest.mark.parametrize("flying", [False, True])
@@ -46,7 +44,7 @@ def test_dtw_agrees_with_the_definition_on_every_position(dtw_db, graphs, flying
     planes = {}
     for (m, o) in [(3, 3), (4, 3), (3, 4), (4, 4)]:
         s = Subspace(m, o)
-        with TableFile(table_path(dtw_db, v, s)) as tf, TableFile(dtw_path(dtw_db, v, s)) as tw:
+        with TableFile(file_path(dtw_db, v, s)) as tf, TableFile(file_path(dtw_db, v, s, "dtw")) as tw:
             fv = tf.values_all()
             planes[(m, o)] = (fv, tw.distance_all("dtw", fv))
     movers = np.array([k[0] for k in keys], dtype=np.int64)
@@ -61,7 +59,7 @@ def test_dtw_agrees_with_the_definition_on_every_position(dtw_db, graphs, flying
         want_code = np.select([value[sel] == 1, value[sel] == -1], [1, 2], 0)
         got = np.where(code == 0, -1, dtw[slots].astype(np.int64))
         mismatches += int(((code != want_code) | (got != ref[sel])).sum())
-        with TableFile(dtw_path(dtw_db, v, Subspace(m, o))) as tw:  # the header's longest ones
+        with TableFile(file_path(dtw_db, v, Subspace(m, o), "dtw")) as tw:  # the header's longest ones
             for name, c in (("win", 1), ("loss", -1)):
                 longest = int(ref[sel][value[sel] == c].max(initial=0))
                 assert tw.header[f"max_{name}_dtw"] == longest
@@ -161,7 +159,7 @@ def test_verify_catches_a_wrong_dtw_with_a_valid_checksum(dtw_db, tmp_path):
     v = get_variant("six")
     db = tmp_path / "db"
     shutil.copytree(dtw_db / "six-nofly", db / "six-nofly")
-    path = dtw_path(db, v, Subspace(4, 3))
+    path = file_path(db, v, Subspace(4, 3), "dtw")
     header, planes, anchors, stored = side_planes(path, ("dtw",))
     i = int(np.flatnonzero(planes["dtw"] > 2)[7])
     planes["dtw"][i] += 2  # still a possible distance, just not this position's
@@ -186,17 +184,15 @@ def _dtw_of_moves(results):
 
 
 @pytest.mark.parametrize("variant_name", ["six", "standard-4"])
-def test_placement_dtw_agrees_with_plain_recursion(tmp_path, variant_name):
+def test_placement_dtw_agrees_with_plain_recursion(whole_game, variant_name):
     """Random placement positions with up to 4 pieces left in hand:
     the dtw files against a recursion over rules.py down to the movement phase (whose dtw the
     test above checks against the definition)."""
-    v = get_variant(variant_name)
-    solve(tmp_path, v, phase="all", reporter=QUIET)
-    solve(tmp_path, v, reporter=QUIET, dtw=True)  # the movement dtw
     from morris.hashing.subspaces import placement_subspaces
 
+    v = get_variant(variant_name)
+    tmp_path = whole_game(variant_name)
     subs = [s for s in placement_subspaces(v) if s.hm + s.ho <= 4]
-    solve(tmp_path, v, targets=subs, phase="placement", reporter=QUIET, dtw=True)
     rng = random.Random(11)
     h = Hasher(v.board)
     memo = {}
@@ -228,7 +224,7 @@ def test_standard_3_3_dtw_agrees_with_the_definition(tmp_path, flying):
     graph = naive.move_graph(v, 3)
     value, ref = naive.dtw_by_horizon(graph)
     s = Subspace(3, 3)
-    with TableFile(table_path(tmp_path, v, s)) as tf, TableFile(dtw_path(tmp_path, v, s)) as tw:
+    with TableFile(file_path(tmp_path, v, s)) as tf, TableFile(file_path(tmp_path, v, s, "dtw")) as tw:
         vals = tf.values_all()
         dtw = tw.distance_all("dtw", vals)
     keys = graph[0]
@@ -259,7 +255,7 @@ def test_the_statistics_page(dtw_db):
 
         counts = {k: sum(int(c) for c in re.findall(rf'class="{k}" data-dtw="\d+" data-count="(\d+)"', svg))
                   for k in ("win", "loss")}
-        with TableFile(table_path(dtw_db, get_variant("six"), Subspace(4, 4))) as tf:
+        with TableFile(file_path(dtw_db, get_variant("six"), Subspace(4, 4))) as tf:
             assert (counts["win"], counts["loss"]) == (tf.header["wins"], tf.header["losses"])
         for bad in ("ruleset=../six-nofly&subspace=4-4", "ruleset=six-nofly&subspace=zz"):
             try:

@@ -205,3 +205,60 @@ def test_a_named_pipe_costs_one_request_not_the_server(tmp_path, solved):
         assert status == 200 and body["value"] == "win"
     finally:
         stop()
+
+
+def test_the_server_survives_mixed_variants_sizes_and_options(tmp_path, placed):
+    """One server, requests that switch between piece counts sharing a ruleset (standard-3,
+    -4, -5: the placement search once answered -4 from the search loaded for -3, then crashed
+    on -5), other boards and rule options, in an order that revisits each: every answer is the
+    one a fresh server gives to that request alone, and the server stays up."""
+    import os
+    import shutil
+
+    from morris.core.variants import get_variant
+    from morris.database.folders import file_path
+    from morris.hashing.subspaces import movement_subspaces
+
+    db = tmp_path / "db"
+    for s in movement_subspaces(get_variant("standard-4")):  # movement only: placement is searched
+        dst = file_path(db, get_variant("standard"), s)
+        os.makedirs(os.path.dirname(dst), exist_ok=True)
+        shutil.copy(file_path(placed, get_variant("standard"), s), dst)
+    shutil.copytree(os.path.join(placed, "six-nofly"), db / "six-nofly")
+    requests = [
+        ("/api/probe", {"position": "start", "variant": "standard-3"}),
+        ("/api/probe", {"position": "start", "variant": "standard-4"}),
+        ("/api/probe", {"position": "start", "variant": "standard-5"}),
+        ("/api/bestmove", {"position": "start", "variant": "standard-4"}),
+        ("/api/probe", {"position": "start", "variant": "six"}),
+        ("/api/probe", {"position": "a1,d1,g1/a7,d7,g7 w", "variant": "six", "flying": "1"}),
+        ("/api/probe", {"position": "a1,d1,g1/a7,d7,g7 w"}),
+        ("/api/probe", {"position": "start", "variant": "standard-3"}),
+        ("/api/probe", {"position": "a1/d7 w 2 3", "variant": "standard-3"}),
+        ("/api/probe", {"position": "a1/d7 w 3 4", "variant": "standard-4"}),
+    ]
+    def timeless(answer):  # (the times a search took differ from run to run)
+        status, body = answer
+        if isinstance(body, dict):
+            body = {k: v for k, v in body.items() if "seconds" not in k}
+        return status, body
+
+    answers = []
+    base, stop = start_server(str(db))
+    try:
+        for path, params in requests:
+            answers.append(timeless(get(base, path, **params)))
+        assert get(base, "/api/health")[0] == 200
+    finally:
+        stop()
+    assert answers[3][0] == 200 and answers[3][1]["value"] == "draw"  # bestmove: any best move
+    for (path, params), got in zip(requests, answers):
+        if path != "/api/probe":
+            continue
+        base, stop = start_server(str(db))
+        try:
+            assert timeless(get(base, path, **params)) == got, (path, params)
+        finally:
+            stop()
+    assert answers[0][1]["value"] == "win" and answers[1][1]["value"] == "draw"  # the report's
+    assert answers[2][0] == 503  # standard-5: no movement files for 5 a side here, said so

@@ -102,15 +102,15 @@ def test_one_search_per_rules_and_piece_count(placed, tmp_path):
     crashed on standard-5's positions)."""
     import shutil
 
-    from morris.database.folders import table_path
+    from morris.database.folders import file_path
     from morris.hashing.subspaces import movement_subspaces
     from morris.core.variants import get_variant
 
     four = get_variant("standard-4")
     for s in movement_subspaces(four):  # movement files only: every placement answer is searched
-        dst = table_path(str(tmp_path), four, s)
+        dst = file_path(str(tmp_path), four, s)
         os.makedirs(os.path.dirname(dst), exist_ok=True)
-        shutil.copy(table_path(placed, four, s), dst)
+        shutil.copy(file_path(placed, four, s), dst)
     with open_tablebase(placed, shipped=False, search="never") as truth, \
             open_tablebase(str(tmp_path), shipped=False, search="auto") as tb:
         for name in ("standard-3", "standard-4", "standard-3", "standard-4"):
@@ -121,3 +121,29 @@ def test_one_search_per_rules_and_piece_count(placed, tmp_path):
             assert a.value == truth.probe(start).value, name
             after = start.play(start.legal_moves()[0])
             assert tb.analyze(after).value == truth.probe(after).value, name
+
+
+def test_a_cap_on_open_files_keeps_the_answers(solved):
+    """At most ``max_open`` files stay open (lookups.files, as python-chess's max_fds): probes
+    over many subspaces with a cap of 3 answer as an uncapped tablebase does, and never hold
+    more than 3 files open."""
+    import random
+
+    v = get_variant("six")
+    rng = random.Random(4)
+    positions = []
+    while len(positions) < 60:
+        pos = Position.start(v)
+        for _ in range(rng.randrange(14, 40)):
+            moves = pos.legal_moves()
+            if not moves or pos.outcome() is not None:
+                break
+            pos = pos.play(rng.choice(moves))
+        if pos.outcome() is None and not pos.in_placement:
+            positions.append(pos)
+    assert len({(p.mover.bit_count(), p.opponent.bit_count()) for p in positions}) > 3
+    with open_tablebase(solved, shipped=False, search="never") as free, \
+            open_tablebase(solved, shipped=False, search="never", max_open=3) as capped:
+        for p in positions:
+            assert capped.analyze(p).moves == free.analyze(p).moves
+            assert capped._files.open_count <= 3

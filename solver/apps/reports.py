@@ -195,7 +195,7 @@ def solve_line(summary, out) -> str:
 def stats_rows(paths) -> list[dict]:
     """``morris stats``: per file the counts its header records, and its size."""
     from ..format.fileformat import TableFile
-    from ..database.folders import DRAWS_SUFFIX, dtw_beside
+    from ..database.folders import beside
 
     rows = []
     for path in paths:
@@ -210,10 +210,10 @@ def stats_rows(paths) -> list[dict]:
             if "cursed_wins" in h:  # rules with a no-removal limit
                 row.update(limit=h["limit"], cursed_wins=h["cursed_wins"],
                            blessed_losses=h["blessed_losses"])
-        dtw = dtw_beside(path)
+        dtw = beside(path, "dtw")
         if os.path.exists(dtw):
             row.update(_dtw_stats(dtw), dtw_bytes=os.path.getsize(dtw))
-        draws = dtw_beside(path, DRAWS_SUFFIX)
+        draws = beside(path, "draw")
         if os.path.exists(draws):
             row.update(_draw_stats(draws), draw_bytes=os.path.getsize(draws))
         rows.append(row)

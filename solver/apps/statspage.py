@@ -12,7 +12,7 @@ from urllib.parse import urlencode
 import numpy as np
 
 from ..core.errors import UsageError
-from ..database.folders import dtw_in, find_tables, named_ruleset_dir, table_in
+from ..database.folders import file_in, find_tables, named_ruleset_dir
 from .reports import stats_rows
 from ..core.variants import VARIANTS
 
@@ -92,7 +92,7 @@ def dtw_histogram(tb, ruleset: str, subspace: str) -> tuple:
         d = named_ruleset_dir(root, ruleset)
         if d is None:
             continue
-        path, wpath = table_in(d, sub), dtw_in(d, sub)
+        path, wpath = file_in(d, sub), file_in(d, sub, "dtw")
         try:
             with TableFile(path) as tf, TableFile(wpath) as tw:
                 variant = variant_from_fields(tf.header)

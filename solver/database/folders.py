@@ -12,8 +12,12 @@ import os
 
 import numpy as np
 
+from ..core.codes import DV0, LOSS, WIN
+from ..core.counting import byte_counts
 from ..core.errors import CorruptDatabaseError, ForeignDatabaseError
-from ..format.fileformat import SUFFIX, TableFile, header_mismatch, plane_stats
+from ..core.version import __version__
+from ..format.fileformat import SUFFIX, TableFile, header_mismatch, longest_of, plane_stats
+from ..hashing.index import count_positions
 
 #: the suffix of dtw files (the values files': fileformat.SUFFIX)
 DTW_SUFFIX = ".mtw"
@@ -29,60 +33,25 @@ def ruleset_dir(out, variant) -> str:
     return os.path.join(os.fspath(out), variant.ruleset_id)
 
 
-def table_path(out, variant, sub) -> str:
-    """The file of one subspace: ``OUT/<ruleset>/<subspace>.mtb``."""
-    return os.path.join(ruleset_dir(out, variant), sub.name + SUFFIX)
+#: the suffix of each kind of file (fileformat.KINDS): values, dtw, draw values
+SUFFIXES = {"values": SUFFIX, "dtw": DTW_SUFFIX, "draw": DRAWS_SUFFIX}
 
 
-def dtw_path(out, variant, sub) -> str:
-    """The dtw file of one subspace: ``OUT/<ruleset>/<subspace>.mtw`` (fileformat.KINDS)."""
-    return os.path.join(ruleset_dir(out, variant), sub.name + DTW_SUFFIX)
+def file_in(ruleset_directory, sub, kind: str = "values") -> str:
+    """The file of kind ``kind`` (values, dtw, draw) of one subspace in a ruleset directory:
+    ``<ruleset directory>/<subspace><suffix>``. Every path to a database file is built here."""
+    return os.path.join(os.fspath(ruleset_directory), sub.name + SUFFIXES[kind])
 
 
-def dtw_beside(values_path, suffix: str = DTW_SUFFIX) -> str:
-    """The dtw file (``suffix``: another kind, e.g. DRAWS_SUFFIX) of the subspace whose values
-    file is ``values_path``."""
-    return os.path.splitext(os.fspath(values_path))[0] + suffix
+def file_path(out, variant, sub, kind: str = "values") -> str:
+    """The file of kind ``kind`` of one subspace of ``variant``'s rules under the database
+    directory ``out``: ``OUT/<ruleset>/<subspace>.mtb`` (``.mtw`` dtw, ``.mdv`` draw values)."""
+    return file_in(ruleset_dir(out, variant), sub, kind)
 
 
-def dtw_in(ruleset_directory, sub) -> str:
-    """The dtw file of one subspace inside a ruleset directory."""
-    return os.path.join(os.fspath(ruleset_directory), sub.name + DTW_SUFFIX)
-
-
-def draws_path(out, variant, sub) -> str:
-    """The draw-value file of one subspace: ``OUT/<ruleset>/<subspace>.mdv``."""
-    return os.path.join(ruleset_dir(out, variant), sub.name + DRAWS_SUFFIX)
-
-
-def draws_in(ruleset_directory, sub) -> str:
-    """The draw-value file of one subspace inside a ruleset directory."""
-    return os.path.join(os.fspath(ruleset_directory), sub.name + DRAWS_SUFFIX)
-
-
-def draws_header(variant, sub, dv, dd, rank) -> dict:
-    """The header of a subspace's draw-value file: the rules and subspace, the pair's settlement
-    rank (movement; None in placement) and how many draws have each draw value."""
-    from ..core.codes import DV0
-    from ..core.counting import byte_counts
-    from ..hashing.index import count_positions
-    from ..core.version import __version__
-
-    hdr = ruleset_fields(variant)
-    counts = byte_counts(np.asarray(dv, dtype=np.uint8))  # (np.bincount: 8 bytes a slot)
-    hdr.update(kind="draw", format="morris-tablebase", generator=f"morris-solver {__version__}",
-               points=list(variant.board.points), subspace=sub.name,
-               phase="placement" if sub.placement else "movement",
-               m=sub.m, o=sub.o, hm=sub.hm, ho=sub.ho, distance="draw",
-               positions=count_positions(variant.board, sub.m, sub.o), rank=rank,
-               draw_values={str(b - DV0): int(c) for b, c in enumerate(counts) if b and c},
-               max_draw_distance=int(np.asarray(dd).max(initial=0)))
-    return hdr
-
-
-def values_beside(path):
-    """The values file of the subspace whose dtw or draw-value file is ``path``."""
-    return os.path.splitext(os.fspath(path))[0] + SUFFIX
+def beside(path, kind: str) -> str:
+    """The file of kind ``kind`` of the same subspace as the database file ``path``."""
+    return os.path.splitext(os.fspath(path))[0] + SUFFIXES[kind]
 
 
 def stored_values(path):
@@ -97,39 +66,9 @@ def read_draws(path, values=None, distances: bool = True):
     without ``distances``). ``values``: the stored value codes of the values file beside it
     (read from it when not given)."""
     if values is None:
-        values = stored_values(values_beside(path))
+        values = stored_values(beside(path, "values"))
     with TableFile(path) as tf:
         return tf.distance_all("dv", values), (tf.distance_all("dd", values) if distances else None)
-
-
-def dtw_header(variant, sub, hasher, values, dtw) -> dict:
-    """The header of a subspace's dtw file: the rules and subspace (as a values file names them),
-    and the longest win and loss with the slot of one position that has it."""
-    from ..core.codes import LOSS, WIN
-    from ..hashing.index import count_positions
-    from ..core.version import __version__
-
-    hdr = ruleset_fields(variant)
-    hdr.update(kind="dtw", format="morris-tablebase", generator=f"morris-solver {__version__}",
-               points=list(variant.board.points), subspace=sub.name,
-               phase="placement" if sub.placement else "movement",
-               m=sub.m, o=sub.o, hm=sub.hm, ho=sub.ho, distance="dtw",
-               positions=count_positions(variant.board, sub.m, sub.o))
-    from ..kernels.pack import longest
-
-    for name, code in (("win", WIN), ("loss", LOSS)):
-        out = np.full((64, 2), -1, dtype=np.int64)
-        longest(np.ascontiguousarray(values), np.ascontiguousarray(dtw), code, 64, out)
-        best = out[:, 0].max()
-        slot = int(out[np.flatnonzero(out[:, 0] == best)[0], 1]) if best >= 0 else -1
-        hdr[f"max_{name}_dtw"] = max(0, int(best))
-        hdr[f"max_{name}_dtw_slot"] = slot if slot >= 0 else None
-    return hdr
-
-
-def table_in(ruleset_directory, sub) -> str:
-    """The file of one subspace inside a ruleset directory."""
-    return os.path.join(os.fspath(ruleset_directory), sub.name + SUFFIX)
 
 
 def sibling_ruleset(path, variant) -> str:
@@ -232,41 +171,63 @@ def open_checked(path, variant, sub, kind: str = "values") -> TableFile:
     return tf
 
 
-def table_header(variant, sub, hasher, values, dtc, curse_counts=None) -> dict:
-    """The header of a subspace's file, checked against the Burnside count of its positions.
-    ``curse_counts``: (cursed wins, blessed losses), for rules with a no-removal limit."""
-    from ..hashing.index import count_positions
-    from ..core.version import __version__
+def header(kind: str, variant, sub, **fields) -> dict:
+    """The one header builder of every kind of file: the rules (``ruleset_fields``), the board's
+    points, the subspace and its phase and counts, its positions (the Burnside count), the
+    format and the program; then the kind (dtw and draw files; a values file has none) and the
+    kind's own ``fields``."""
+    hdr = ruleset_fields(variant)
+    hdr.update(format="morris-tablebase", generator=f"morris-solver {__version__}",
+               points=list(variant.board.points), subspace=sub.name,
+               phase="placement" if sub.placement else "movement",
+               m=sub.m, o=sub.o, hm=sub.hm, ho=sub.ho,
+               positions=count_positions(variant.board, sub.m, sub.o))
+    if kind != "values":
+        hdr["kind"] = kind
+    hdr.update(fields)
+    return hdr
 
+
+def table_header(variant, sub, hasher, values, dtc, curse_counts=None) -> dict:
+    """The header of a subspace's values file, its counts checked against the Burnside count.
+    ``curse_counts``: (cursed wins, blessed losses), for rules with a no-removal limit."""
     board = variant.board
     st = plane_stats(values, dtc)
     positions = st["positions"]
-    hdr = ruleset_fields(variant)
-    hdr.update(
-        format="morris-tablebase",
-        generator=f"morris-solver {__version__}",
-        points=list(board.points),
-        symmetries=len(board.symmetries),
-        symmetry_perms=[list(p) for p in board.symmetries.perms],
-        subspace=sub.name,
-        phase="placement" if sub.placement else "movement",
-        m=sub.m, o=sub.o, hm=sub.hm, ho=sub.ho,
-        hash={"scheme": HASH_SCHEME, "anchor": "opponent", "orbits": int(len(hasher.anchor_reps(sub.o)))},
-        positions=positions,
-        wins=st["wins"],
-        losses=st["losses"],
-        draws=positions - st["wins"] - st["losses"],
-        max_win_dtc=st["max_win_dtc"],
-        max_loss_dtc=st["max_loss_dtc"],
-        distance="dtc-placement" if sub.placement else "dtc",
-    )
+    hdr = header("values", variant, sub,
+                 symmetries=len(board.symmetries),
+                 symmetry_perms=[list(p) for p in board.symmetries.perms],
+                 hash={"scheme": HASH_SCHEME, "anchor": "opponent",
+                       "orbits": int(len(hasher.anchor_reps(sub.o)))},
+                 wins=st["wins"], losses=st["losses"], draws=positions - st["wins"] - st["losses"],
+                 max_win_dtc=st["max_win_dtc"], max_loss_dtc=st["max_loss_dtc"],
+                 distance="dtc-placement" if sub.placement else "dtc")
     if variant.limited:
         hdr["limit"] = None if sub.placement else variant.rules.limit_of(sub.m, sub.o)
         hdr["cursed_wins"], hdr["blessed_losses"] = (int(x) for x in curse_counts)
-    expected = count_positions(board, sub.m, sub.o)
-    if positions != expected:
-        raise RuntimeError(f"{sub}: {positions} used slots, Burnside counts {expected}")
+    if positions != hdr["positions"]:
+        raise RuntimeError(f"{sub}: {positions} used slots, Burnside counts {hdr['positions']}")
     return hdr
+
+
+def dtw_header(variant, sub, values, dtw) -> dict:
+    """The header of a subspace's dtw file: the longest win and loss, each with the slot of one
+    position that has it (None where there is none)."""
+    fields = {}
+    for name, code in (("win", WIN), ("loss", LOSS)):
+        best, slot = longest_of(values, dtw, code)
+        fields[f"max_{name}_dtw"] = best
+        fields[f"max_{name}_dtw_slot"] = slot
+    return header("dtw", variant, sub, distance="dtw", **fields)
+
+
+def draws_header(variant, sub, dv, dd, rank) -> dict:
+    """The header of a subspace's draw-value file: the pair's settlement rank (movement; None
+    in placement) and how many draws have each draw value."""
+    counts = byte_counts(np.asarray(dv, dtype=np.uint8))  # (np.bincount: 8 bytes a slot)
+    return header("draw", variant, sub, distance="draw", rank=rank,
+                  draw_values={str(b - DV0): int(c) for b, c in enumerate(counts) if b and c},
+                  max_draw_distance=int(np.asarray(dd).max(initial=0)))
 
 
 def read_dtw(path, values=None, halved: bool = False):
@@ -275,7 +236,7 @@ def read_dtw(path, values=None, halved: bool = False):
     With ``halved``: (plane, is_halved), the plane dtw // 2 where the file stores it so (half
     the memory; a win's dtw is odd)."""
     if values is None:
-        values = stored_values(values_beside(path))
+        values = stored_values(beside(path, "values"))
     with TableFile(path) as tf:
         return tf.selected_plane("dtw", values) if halved else tf.distance_all("dtw", values)
 

@@ -111,6 +111,19 @@ def plane_stats(values: np.ndarray, dtc: np.ndarray) -> dict:
     }
 
 
+def longest_of(values: np.ndarray, dist: np.ndarray, code: int) -> tuple[int, int | None]:
+    """(the largest distance of a slot whose value is ``code``, one slot that has it): (0, None)
+    where no slot has the value."""
+    from ..kernels.pack import longest
+
+    out = np.full((64, 2), -1, dtype=np.int64)
+    longest(np.ascontiguousarray(values), np.ascontiguousarray(dist), code, 64, out)
+    best = out[:, 0].max()
+    if best < 0:
+        return 0, None
+    return int(best), int(out[np.flatnonzero(out[:, 0] == best)[0], 1])
+
+
 def unpack_2bit(packed, n: int) -> np.ndarray:
     from ..kernels.pack import unpack
 
@@ -533,6 +546,12 @@ class TableFile:
 
     def __exit__(self, *exc):
         self.close()
+
+    def __del__(self):  # a file dropped from a cache closes when its last reader lets it go
+        try:
+            self.close()
+        except Exception:  # pragma: no cover - interpreter shutdown
+            pass
 
     # ------------------------------------------------------------------ blocks
     def _decompress(self, data: bytes) -> bytes:

@@ -102,27 +102,41 @@ def removal_turns(T, dm, opp, frm, to, closed, out, n):
     return n
 
 
+#: ``placement_turns``' table of mills closed per point, where the caller keeps none
+NO_TABLE = np.zeros(0, dtype=np.int64)
+
+
+@njit(inline="always", **_NJ)
+def placement_turns(T, dm, mover, opp, closed, out):
+    """Write the placement turns of the mover (rows -1, to, removed) into ``out``; return how
+    many: every empty point, each with the removals a mill it closes allows. ``closed[q]``: the
+    mills a placement on q closes, where the caller keeps that table for a fixed ``mover`` (the
+    placement sweep), or ``NO_TABLE`` to work them out here. The one statement of a placement
+    turn (gen_turns; the solver's turns.placements)."""
+    n = 0
+    e = T.full & ~(mover | opp)
+    while e:
+        tb = e & -e
+        e ^= tb
+        to = ctz(tb)
+        c = closed[to] if closed.shape[0] else closed_mills(T, mover | tb, to)
+        if c == 0:
+            out[n, 0] = -1
+            out[n, 1] = to
+            out[n, 2] = 0
+            n += 1
+        else:
+            n = removal_turns(T, dm, opp, -1, to, c, out, n)
+    return n
+
+
 @njit(**_NJ)
 def gen_turns(T, flying, dm, mover, opp, mh, oh, out):
     """Write every turn into ``out`` (rows frm, to, removed); return how many."""
+    if mh > 0:
+        return placement_turns(T, dm, mover, opp, NO_TABLE, out)
     n = 0
     empty = T.full & ~(mover | opp)
-    if mh > 0:
-        e = empty
-        while e:
-            tb = e & -e
-            e ^= tb
-            to = ctz(tb)
-            after = mover | tb
-            c = closed_mills(T, after, to)
-            if c == 0:
-                out[n, 0] = -1
-                out[n, 1] = to
-                out[n, 2] = 0
-                n += 1
-            else:
-                n = removal_turns(T, dm, opp, -1, to, c, out, n)
-        return n
     fly = flies(flying, mover, mh, oh)
     src = mover
     while src:

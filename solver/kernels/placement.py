@@ -32,7 +32,7 @@ import numpy as np
 from numba import njit, prange
 
 from ..core.codes import DRAW, DV0, LOSS, ONGOING, WIN
-from .bitboard import MAX_TURNS, count_result, switches
+from .bitboard import MAX_TURNS, closed_mills, count_result, switches
 from .bits import ctz, popcount, prefetch
 from .hashing import anchor, colex_rank, compress, expand, index_one, ranked, sym_image
 from .turns import placements
@@ -77,6 +77,7 @@ def placement_sweep(T, Ob, dm, m, o, hm, ho, r_lo, r_hi, out, cinfo, c0, c1, c2,
         a = r_lo + span * c // nchunk
         b = r_lo + span * (c + 1) // nchunk
         turns = np.empty((MAX_TURNS, 3), dtype=np.int64)
+        q_closed = np.zeros(n, dtype=np.int64)
         q_orbit = np.zeros(n, dtype=np.int64)
         q_s = np.zeros(n, dtype=np.int64)
         q_rep = np.zeros(n, dtype=np.int64)
@@ -101,6 +102,7 @@ def placement_sweep(T, Ob, dm, m, o, hm, ho, r_lo, r_hi, out, cinfo, c0, c1, c2,
                 qb = f & -f
                 f ^= qb
                 q = ctz(qb)
+                q_closed[q] = closed_mills(T, M | qb, q)
                 if switched:
                     orb, s, rep, stab = anchor(T, Ob, m + 1, M | qb)
                     q_orbit[q] = orb
@@ -140,7 +142,7 @@ def placement_sweep(T, Ob, dm, m, o, hm, ho, r_lo, r_hi, out, cinfo, c0, c1, c2,
                 best_win_w = _BIG
                 worst_w = 0
                 best_dv = -_BIG
-                nt = placements(T, dm, M, O, turns)
+                nt = placements(T, dm, M, O, q_closed, turns)
                 for u in range(nt):
                     q = turns[u, 1]
                     R = turns[u, 2]

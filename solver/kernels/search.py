@@ -17,7 +17,7 @@ from ..core.codes import DRAW, LOSS, ONGOING, WIN
 from .bitboard import MAX_TURNS, closed_mills, count_result, switches
 from .bits import ctz, popcount
 from .hashing import index_one
-from .turns import placements
+from .turns import NO_TABLE, placements
 
 _NJ = dict(cache=True, nogil=True)
 MAXD = 32
@@ -123,7 +123,7 @@ def search(T, Ob, dm, M0, O0, hm0, ho0, mv_packed, mv_off, tt_keys, tt_vals, sta
                     e ^= qb
                     if closed_mills(T, O | qb, ctz(qb)):
                         threat |= qb
-                n = placements(T, dm, M, O, turns)
+                n = placements(T, dm, M, O, NO_TABLE, turns)
                 for i in range(n):
                     q = turns[i, 1]
                     qb = np.int64(1) << q

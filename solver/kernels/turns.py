@@ -17,7 +17,9 @@ Contracts (arrays and scalars in, a buffer the caller owns written):
   ``kids[:nkids]`` are the children of the moves that close a mill, one per piece the mover may
   remove: the child's slot in subspace (o - 1, m), or ``END`` when the removal leaves the
   opponent too few pieces (the turn ends the game, won for the mover).
-- ``placements(T, dm, M, O, rows)`` for a placement turn (the mover has a piece in hand):
+- ``placements(T, dm, M, O, closed, rows)`` for a placement turn (the mover has a piece in hand;
+  ``closed``: the mills a placement on each point closes, kept per mover mask by the sweep, or
+  ``NO_TABLE``):
   returns the number of turns, written as turn rows ``(-1, to, removed)`` like
   ``bitboard.gen_turns``': the point placed on and the mask of the pieces removed (0 for none),
   one row per set of pieces the rules let it remove (``bitboard.removal_turns``).
@@ -32,7 +34,7 @@ import numpy as np
 from numba import njit
 
 from ..core.codes import FLY_AT, LOSE_BELOW
-from .bitboard import MAX_TURNS, closed_mills, removable, removal_turns
+from .bitboard import MAX_TURNS, NO_TABLE, closed_mills, placement_turns, removable  # noqa: F401 (NO_TABLE: for callers)
 from .bits import ctz
 from .hashing import anchor, ranked, sym_image
 
@@ -90,21 +92,10 @@ def movement_children(T, Ob, flying, m, o, M, O, kids):
 
 
 @njit(inline="always", **_NJ)
-def placements(T, dm, M, O, rows):
+def placements(T, dm, M, O, closed, rows):
     """Number of placement turns of the mover (masks ``M``, ``O``), written into ``rows`` as
-    (-1, to, removed) (module docstring); ``dm``: pieces removed by a double mill."""
-    n = 0
-    e = T.full & ~(M | O)
-    while e:
-        qb = e & -e
-        e ^= qb
-        q = ctz(qb)
-        closed = closed_mills(T, M | qb, q)
-        if closed == 0:
-            rows[n, 0] = -1
-            rows[n, 1] = q
-            rows[n, 2] = 0
-            n += 1
-        else:
-            n = removal_turns(T, dm, O, -1, q, closed, rows, n)
-    return n
+    (-1, to, removed) (module docstring); ``dm``: pieces removed by a double mill; ``closed``:
+    the mills a placement on each point closes for this ``M`` (a table the sweep keeps per mover
+    mask), or ``NO_TABLE``. A placement is the same turn for the solver and the verifier:
+    ``bitboard.placement_turns`` states it."""
+    return placement_turns(T, dm, M, O, closed, rows)

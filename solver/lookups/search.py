@@ -9,13 +9,14 @@ position of the standard game; the placement sweep (placement.py) must agree wit
 from __future__ import annotations
 
 import os
+import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
 
 from ..format.fileformat import TableFile
-from ..database.folders import open_checked, table_path
+from ..database.folders import file_in, file_path, open_checked
 from ..core.codes import NAME_OF_SCORE, SCORE_OF_CODE
 from ..core.errors import MissingSubspaceError
 from ..hashing.index import Hasher
@@ -39,7 +40,7 @@ class PlacementSearch:
         subs = movement_subspaces(variant)
         paths = []
         for s in subs:
-            path = table_path(db, variant, s)
+            path = file_path(db, variant, s)
             if not os.path.exists(path):
                 raise MissingSubspaceError(
                     f"the search needs the movement subspace {s} ({path} is missing; "
@@ -105,3 +106,61 @@ def start_value_by_search(db, variant, reporter=None) -> dict:
         "value": VALUES[v], "method": "search", "nodes": s.nodes, "leaves": int(s.stats[1]),
         "tt_hits": int(s.stats[2]), "load_seconds": t1 - t0, "search_seconds": t2 - t1,
     }
+
+
+def search_key(variant) -> tuple:
+    """What a placement search's answers depend on: the rules (board and every option) and the
+    piece count, which sets the movement subspaces it loads (``standard-3`` .. ``standard-8``
+    share a ruleset but not a search: one loaded for 3 pieces knows nothing of 4-4)."""
+    return (variant.ruleset_id, variant.pieces)
+
+
+class SearchFallback:
+    """The placement search behind a tablebase, its whole interface: ``get`` (the search of a
+    variant, loaded once per :func:`search_key` over the first directory of ``files`` that
+    holds all its movement files; None where none does), ``value`` (a position's value by
+    search; None without a search), ``prepare`` (load in a background thread), ``loaded`` and
+    ``load_seconds``. Thread-safe: loads and searches run one at a time (a search uses one
+    transposition table)."""
+
+    def __init__(self, files):
+        self.files = files  # lookups.files.FileCache
+        self._searches = {}
+        self._seconds = {}
+        self._lock = threading.Lock()
+
+    def loaded(self, variant) -> bool:
+        return search_key(variant) in self._searches
+
+    def load_seconds(self, variant) -> float:
+        return self._seconds.get(search_key(variant), 0.0)
+
+    def get(self, variant) -> "PlacementSearch | None":
+        key = search_key(variant)
+        if key in self._searches:
+            return self._searches[key]
+        with self._lock:
+            if key in self._searches:
+                return self._searches[key]
+            found = None
+            t = time.perf_counter()
+            subs = movement_subspaces(variant)
+            for d in self.files.directories(variant):
+                if all(os.path.exists(file_in(d, s)) for s in subs):
+                    found = PlacementSearch(os.path.dirname(d), variant)
+                    break
+            self._seconds[key] = time.perf_counter() - t
+            self._searches[key] = found
+            return found
+
+    def prepare(self, variant) -> threading.Thread:
+        t = threading.Thread(target=self.get, args=(variant,), daemon=True, name="morris-search-load")
+        t.start()
+        return t
+
+    def value(self, position: Position) -> str | None:
+        s = self.get(position.variant)
+        if s is None:
+            return None
+        with self._lock:
+            return VALUES[s.value(position)]

@@ -65,15 +65,15 @@ from typing import NamedTuple
 from ..core import rules
 from ..core.codes import DRAW, DV0, NEGATE_NAME, VALUE_NAMES, VALUE_RANK
 from ..format.fileformat import TableFile
-from ..database.folders import draws_in, dtw_in, open_checked, ruleset_dirs, table_in
 from ..core.errors import (CorruptDatabaseError, MissingDrawsError, MissingDtwError, MissingSubspaceError,
                            UnsupportedRulesError)
 from ..hashing.index import Hasher
+from .files import MAX_OPEN, FileCache
+from .search import SearchFallback
 from ..core.limits import category as category_of
 from ..core.limits import value_at
-from ..hashing.subspaces import Subspace, placement_inputs
+from ..hashing.subspaces import Subspace, placement_closure, placement_inputs
 from ..core.position import Move, Position
-from ..core.symmetry import SymmetryGroup
 
 _NEGATE = NEGATE_NAME
 
@@ -164,7 +164,7 @@ class Tablebase:
 
     SEARCH_MODES = ("auto", "always", "never")
 
-    def __init__(self, path=None, *, shipped: bool = True, search: str = "auto"):
+    def __init__(self, path=None, *, shipped: bool = True, search: str = "auto", max_open: int = MAX_OPEN):
         if path is None:
             given = []
         elif isinstance(path, (str, os.PathLike)):
@@ -185,19 +185,11 @@ class Tablebase:
             if d is not None and all(os.path.realpath(d) != os.path.realpath(p) for p in given):
                 self.paths.append(d)
         self.search_mode = search
-        self._files = {}
-        self._hashers = {}
-        self._searches = {}
-        self._load_seconds = {}
-        self._exists = {}  # (ruleset, subspace, kind of file) -> whether a directory has it
-        self._lock = threading.Lock()
-        self._search_lock = threading.Lock()
+        self._files = FileCache(self.paths, max_open)
+        self._search = SearchFallback(self._files)
 
     def close(self):
-        with self._lock:
-            for tf in self._files.values():
-                tf.close()
-            self._files.clear()
+        self._files.close()
 
     def __enter__(self):
         return self
@@ -208,7 +200,7 @@ class Tablebase:
     # ------------------------------------------------------------------ files
     def directories(self, variant) -> list[str]:
         """The ruleset directories looked in for ``variant``, in order."""
-        return ruleset_dirs(self.paths, variant)
+        return self._files.directories(variant)
 
     def _missing(self, variant, sub: Subspace) -> MissingSubspaceError:
         where = " or ".join(self.paths) if self.paths else "no database directory"
@@ -217,42 +209,22 @@ class Tablebase:
             subspace=sub.name, variant=variant)
 
     def table(self, variant, sub: Subspace) -> TableFile:
-        key = (variant.ruleset_id, sub.m, sub.o, sub.hm, sub.ho)
-        tf = self._files.get(key)
-        if tf is not None:
-            return tf
-        with self._lock:
-            tf = self._files.get(key)
-            if tf is not None:
-                return tf
-            for d in self.directories(variant):
-                path = table_in(d, sub)
-                if os.path.exists(path):
-                    break
-            else:
-                raise self._missing(variant, sub)
-            tf = open_checked(path, variant, sub)
-            if variant.board.name not in self._hashers:
-                # the file records the symmetry group its hash used: no need to search for it
-                perms = tf.header.get("symmetry_perms")
-                group = SymmetryGroup(perms) if perms else None
-                self._hashers[variant.board.name] = Hasher(variant.board, group)
-            self._files[key] = tf
-            return tf
+        """The values file of ``sub`` (:class:`MissingSubspaceError` where none is)."""
+        tf = self._files.get(variant, (sub.m, sub.o, sub.hm, sub.ho))
+        if tf is None:
+            raise self._missing(variant, sub)
+        return tf
 
     def _hasher(self, board) -> Hasher:
-        h = self._hashers.get(board.name)
-        if h is None:
-            h = self._hashers[board.name] = Hasher(board)
-        return h
+        return self._files.hasher(board)
 
     def slot(self, position: Position):
         """(table, slot) of a non-terminal position."""
         mover, opp = position.mover, position.opponent
         m, o, hm, ho = mover.bit_count(), opp.bit_count(), position.mover_hand, position.opponent_hand
-        tf = self._files.get((position.variant.ruleset_id, m, o, hm, ho))
+        tf = self._files.get(position.variant, (m, o, hm, ho))
         if tf is None:
-            tf = self.table(position.variant, Subspace(m, o, hm, ho))
+            raise self._missing(position.variant, Subspace(m, o, hm, ho))
         try:
             i = self._hasher(position.board).index_py(mover, opp, orbit_of=tf.orbit_of)
         except CorruptDatabaseError as exc:
@@ -298,17 +270,9 @@ class Tablebase:
     def _subspace(self, position: Position) -> Subspace:
         return Subspace(*self._counts(position))
 
-    def _has(self, variant, counts: tuple, path_in=table_in) -> bool:
-        """Whether a directory holds the file of the subspace ``counts`` (m, o, hm, ho;
-        ``path_in``: table_in for values, dtw_in for dtw), looked up once (files appear only by
-        a solve, not while serving)."""
-        key = (variant.ruleset_id, counts, path_in)
-        known = self._exists.get(key)
-        if known is None:
-            sub = Subspace(*counts)
-            known = self._exists[key] = any(
-                os.path.exists(path_in(d, sub)) for d in self.directories(variant))
-        return known
+    def _has(self, variant, counts: tuple, kind: str = "values") -> bool:
+        """Whether a directory holds the file of kind ``kind`` of the subspace ``counts``."""
+        return self._files.has(variant, counts, kind)
 
     @staticmethod
     def _read(tf, i: int, position: Position) -> ProbeResult:
@@ -351,22 +315,14 @@ class Tablebase:
         """The draw-value file of ``sub`` (opened once); :class:`MissingDrawsError` where none is."""
         return self._side_table(variant, sub, "draw")
 
-    _SIDE = {"dtw": (dtw_in, MissingDtwError, "dtw file (distance to the end of the game)"),
-             "draw": (draws_in, MissingDrawsError, "draw-value file")}
+    _SIDE = {"dtw": (MissingDtwError, "dtw file (distance to the end of the game)"),
+             "draw": (MissingDrawsError, "draw-value file")}
 
     def _side_table(self, variant, sub: Subspace, kind: str) -> TableFile:
-        path_in, missing, what = self._SIDE[kind]
-        key = (kind, variant.ruleset_id, sub)
-        tf = self._files.get(key)
+        tf = self._files.get(variant, (sub.m, sub.o, sub.hm, sub.ho), kind)
         if tf is not None:
             return tf
-        with self._lock:
-            for d in self.directories(variant):
-                path = path_in(d, sub)
-                if os.path.exists(path):
-                    tf = open_checked(path, variant, sub, kind)
-                    self._files[key] = tf
-                    return tf
+        missing, what = self._SIDE[kind]
         where = " or ".join(self.paths) if self.paths else "no database directory"
         raise missing(f"no {what} for subspace {sub} of ruleset {variant.ruleset_id} (looked in "
                       f"{where})", subspace=sub.name, variant=variant)
@@ -388,7 +344,7 @@ class Tablebase:
         if tf is None or (not strict and position.variant.limited):
             return None
         counts = self._counts(position)
-        if not strict and not self._has(position.variant, counts, draws_in):
+        if not strict and not self._has(position.variant, counts, "draw"):
             return None
         dt = self.draws_table(position.variant, Subspace(*counts))  # (strict: raises if missing)
         if tf.value(i) != DRAW:
@@ -418,7 +374,7 @@ class Tablebase:
         if tf is None:
             return 0
         counts = self._counts(position)
-        if not strict and not self._has(position.variant, counts, dtw_in):
+        if not strict and not self._has(position.variant, counts, "dtw"):
             return None
         if tf.value(i) == DRAW:
             return None
@@ -475,7 +431,7 @@ class Tablebase:
         """The position's value and every legal move's value and distance, best first. Where a
         search was needed (``source == "search"``) the searched moves have no distance."""
         t0 = time.perf_counter()
-        loaded_before = _search_key(position.variant) in self._searches
+        loaded_before = self._search.loaded(position.variant)
         missing = None
         me = me_tf = me_i = None
         if not self._searching(position):
@@ -529,7 +485,7 @@ class Tablebase:
             me = ProbeResult(infos[0].value, None) if infos else ProbeResult("loss", 0)
         elif position.variant.limited:
             category = self.category(position)
-        load = 0.0 if loaded_before else self._load_seconds.get(_search_key(position.variant), 0.0)
+        load = 0.0 if loaded_before else self._search.load_seconds(position.variant)
         return Analysis(position, me.value, me.dtc, infos,
                         dtw=None if search or me.value == "draw" else self._dtw_at(position, me_tf, me_i),
                         draw=self._draw_at(position, me_tf, me_i) if me_tf is not None and me.value == "draw" else None,
@@ -547,64 +503,33 @@ class Tablebase:
         return self.search_for(position.variant) is not None
 
     def search_for(self, variant):
-        """The placement search of ``variant`` over the first directory holding all its movement
-        databases (loaded once per rules and piece count; None when no directory holds them)."""
-        key = _search_key(variant)
-        if key in self._searches:
-            return self._searches[key]
-        with self._search_lock:
-            if key in self._searches:
-                return self._searches[key]
-            from .search import PlacementSearch
-            from ..hashing.subspaces import movement_subspaces
-
-            found = None
-            t = time.perf_counter()
-            subs = movement_subspaces(variant)
-            for d in self.directories(variant):
-                if all(os.path.exists(table_in(d, s)) for s in subs):
-                    found = PlacementSearch(os.path.dirname(d), variant)
-                    break
-            self._load_seconds[key] = time.perf_counter() - t
-            self._searches[key] = found
-            return found
+        """The placement search of ``variant`` (loaded once per rules and piece count; None when
+        no directory holds all its movement files): ``search.SearchFallback``."""
+        return self._search.get(variant)
 
     def prepare_search(self, variant) -> threading.Thread | None:
         """Load the search of ``variant`` in a background thread when some placement position
         of its game has no file (so that the first search later does not wait for the
         movement values); None when nothing needs it."""
-        from ..hashing.subspaces import placement_closure
-
-        if self.search_mode == "never" or _search_key(variant) in self._searches:
+        if self.search_mode == "never" or self._search.loaded(variant):
             return None
         start = Position.start(variant)
         top = Subspace(0, 0, start.mover_hand, start.opponent_hand)
         if self.search_mode == "auto" and all(self._has(variant, (s.m, s.o, s.hm, s.ho))
                                               for s in placement_closure(variant, [top])):
             return None
-        t = threading.Thread(target=self.search_for, args=(variant,), daemon=True,
-                             name="morris-search-load")
-        t.start()
-        return t
+        return self._search.prepare(variant)
 
     def _search_value(self, position: Position) -> str:
-        s = self.search_for(position.variant)
-        if s is None:
+        value = self._search.value(position)
+        if value is None:
             raise self._missing(position.variant, self._subspace(position))
-        from .search import VALUES
-
-        with self._search_lock:
-            return VALUES[s.value(position)]
+        return value
 
 
-def _search_key(variant) -> tuple:
-    """What a placement search's answers depend on: the rules (board and every option) and the
-    piece count, which sets the movement subspaces it loads (``standard-3`` .. ``standard-8``
-    share a ruleset but not a search: one loaded for 3 pieces knows nothing of 4-4)."""
-    return (variant.ruleset_id, variant.pieces)
-
-
-def open_tablebase(path=None, *, shipped: bool = True, search: str = "auto") -> Tablebase:
+def open_tablebase(path=None, *, shipped: bool = True, search: str = "auto",
+                   max_open: int = MAX_OPEN) -> Tablebase:
     """Open the databases under ``path`` (a directory, a list of them, or None), then the
-    shipped data, then search (see the module docstring). A context manager."""
-    return Tablebase(path, shipped=shipped, search=search)
+    shipped data, then search (see the module docstring). At most ``max_open`` files stay open
+    at once (lookups.files). A context manager."""
+    return Tablebase(path, shipped=shipped, search=search, max_open=max_open)

@@ -21,8 +21,8 @@ import numpy as np
 from ..core.codes import UNUSED
 from ..format.fileformat import (DRAWS_LEVEL, TableFile, check_file, write_distance_table, write_planes,
                                  write_table)
-from ..database.folders import (draws_header, draws_path, dtw_header, dtw_path, file_fields, read_draws,
-                                read_dtw, read_planes, ruleset_dir, stored_values, table_header, table_path)
+from ..database.folders import (draws_header, dtw_header, file_fields, file_path, read_draws, read_dtw,
+                                read_planes, ruleset_dir, stored_values, table_header)
 from ..hashing.index import Hasher, count_positions
 from ..core.progress import Reporter
 from ..hashing.subspaces import Subspace, pair_children, pair_dependencies, pair_key, placement_inputs
@@ -62,7 +62,7 @@ class Job:
             return None, None
         from .curse import curse_plane
 
-        unlimited = read_planes(table_path(out, variant.unlimited, sub), with_dtc=False)[0]
+        unlimited = read_planes(file_path(out, variant.unlimited, sub), with_dtc=False)[0]
         plane, cw, bl = curse_plane(values, unlimited, sub.name)
         return plane, (cw, bl)
 
@@ -90,7 +90,7 @@ class Job:
     def files(self, out, variant) -> list[tuple[str, dict]]:
         """(path, the header fields it must hold) of every file the job writes."""
         v = self.writes_variant(variant)
-        return [(table_path(out, v, s), file_fields(v, s)) for s in self.subspaces]
+        return [(file_path(out, v, s), file_fields(v, s)) for s in self.subspaces]
 
     def done(self, out, variant) -> bool:
         """Whether every file of the job is complete, of the job's rules, subspace and kind,
@@ -163,7 +163,7 @@ class MovementPair(Job):
         variant = self.writes_variant(variant)
         os.makedirs(ruleset_dir(out, variant), exist_ok=True)
         t0 = time.perf_counter()
-        children = {c: read_planes(table_path(out, variant, c), with_dtc=False)[0]
+        children = {c: read_planes(file_path(out, variant, c), with_dtc=False)[0]
                     for c in self.input_subspaces(variant)}
         t_load = time.perf_counter() - t0
         limit = variant.rules.limit_of(self.sub.m, self.sub.o)
@@ -175,7 +175,7 @@ class MovementPair(Job):
             values, dtc = result.values[sub], result.dtc[sub]
             curse, counts = self.curse_of(out, variant, sub, values)
             hdr = table_header(variant, sub, hasher, values, dtc, counts)
-            write_table(table_path(out, variant, sub), hdr, values, dtc, hasher.anchor_reps(sub.o),
+            write_table(file_path(out, variant, sub), hdr, values, dtc, hasher.anchor_reps(sub.o),
                         curse)
             stats[sub] = hdr
         seconds = dict(result.seconds, load=t_load, write=time.perf_counter() - t0)
@@ -211,8 +211,8 @@ class PlacementSubspace(Job):
     def files(self, out, variant) -> list[tuple[str, dict]]:
         v = self.writes_variant(variant)
         return super().files(out, variant) + [
-            (path(out, v, self.sub), file_fields(v, self.sub, kind))
-            for path, kind, on in ((dtw_path, "dtw", self.dtw), (draws_path, "draw", self.draws)) if on]
+            (file_path(out, v, self.sub, kind), file_fields(v, self.sub, kind))
+            for kind, on in (("dtw", self.dtw), ("draw", self.draws)) if on]
 
     def input_subspaces(self, variant) -> list[Subspace]:
         return placement_inputs(self.sub, variant.rules.double_mill_removes)
@@ -226,9 +226,9 @@ class PlacementSubspace(Job):
         planes = load_children(out, variant, self.sub)
         # a side file already complete is kept (``--dtw --draws`` over a database with dtw
         # sweeps for the draw values alone)
-        want_dtw = self.dtw and check_file(dtw_path(out, variant, self.sub),
+        want_dtw = self.dtw and check_file(file_path(out, variant, self.sub, "dtw"),
                                            file_fields(variant, self.sub, "dtw")) is not None
-        want_draws = self.draws and check_file(draws_path(out, variant, self.sub),
+        want_draws = self.draws and check_file(file_path(out, variant, self.sub, "draw"),
                                                file_fields(variant, self.sub, "draw")) is not None
         if not (want_dtw or want_draws):
             vals, dtc = evaluate(variant, self.sub, planes, hasher, reporter=reporter)
@@ -239,12 +239,12 @@ class PlacementSubspace(Job):
         def child_values(c):  # the values of a child as its file stores them, from its plane
             return planes[c] & 3 if c.placement else planes[c]
 
-        dtw = {c: read_dtw(dtw_path(out, variant, c), child_values(c)) for c in kids} if want_dtw else None
-        draws = ({c: read_draws(draws_path(out, variant, c), child_values(c), distances=False)[0]
+        dtw = {c: read_dtw(file_path(out, variant, c, "dtw"), child_values(c)) for c in kids} if want_dtw else None
+        draws = ({c: read_draws(file_path(out, variant, c, "draw"), child_values(c), distances=False)[0]
                   for c in kids} if want_draws else None)
         vals, dtc, *extra = evaluate(variant, self.sub, planes, hasher, reporter, dtw=dtw, draws=draws)
         del planes, dtw, draws
-        path = table_path(out, variant, self.sub)
+        path = file_path(out, variant, self.sub)
         if check_file(path, file_fields(variant, self.sub)) is not None:
             self._write_values(out, variant, hasher, vals, dtc)
         stored = stored_values(path)  # (a file's unused slots hold a neighbour's value)
@@ -254,18 +254,18 @@ class PlacementSubspace(Job):
         anchors = hasher.anchor_reps(self.sub.o)
         if want_dtw:
             plane = extra.pop(0)
-            hdr = dtw_header(variant, self.sub, hasher, vals, plane)
-            write_distance_table(dtw_path(out, variant, self.sub), hdr, "dtw", plane, anchors, stored, used)
+            hdr = dtw_header(variant, self.sub, vals, plane)
+            write_distance_table(file_path(out, variant, self.sub, "dtw"), hdr, "dtw", plane, anchors, stored, used)
         if want_draws:  # no cycles in placement: no draw distance (all 0)
             dv, dd = extra.pop(0), np.zeros(len(vals), dtype=np.uint8)
-            write_planes(draws_path(out, variant, self.sub), draws_header(variant, self.sub, dv, dd, None),
+            write_planes(file_path(out, variant, self.sub, "draw"), draws_header(variant, self.sub, dv, dd, None),
                          {"dv": dv, "dd": dd}, anchors, DRAWS_LEVEL, stored)
         return count_positions(variant.board, self.sub.m, self.sub.o)
 
     def _write_values(self, out, variant, hasher, vals, dtc) -> int:
         curse, counts = self.curse_of(out, variant, self.sub, vals)
         hdr = table_header(variant, self.sub, hasher, vals, dtc, counts)
-        write_table(table_path(out, variant, self.sub), hdr, vals, dtc,
+        write_table(file_path(out, variant, self.sub), hdr, vals, dtc,
                     hasher.anchor_reps(self.sub.o), curse)
         return hdr["positions"]
 
@@ -287,7 +287,6 @@ class _PairFiles(Job):
 
     suffix = ""
     kind = ""
-    path = None
 
     @property
     def name(self) -> str:
@@ -304,7 +303,8 @@ class _PairFiles(Job):
         return MovementPair(self.sub).input_subspaces(variant)
 
     def files(self, out, variant) -> list[tuple[str, dict]]:
-        return [(self.path(out, variant, s), file_fields(variant, s, self.kind)) for s in self.subspaces]
+        return [(file_path(out, variant, s, self.kind), file_fields(variant, s, self.kind))
+                for s in self.subspaces]
 
 
 @dataclass(frozen=True)
@@ -318,7 +318,6 @@ class MovementDtw(_PairFiles):
     order = 2
     suffix = " dtw"
     kind = "dtw"
-    path = staticmethod(dtw_path)
     own_bytes, read_bytes = 5, 1.5
 
     def run(self, out, variant, reporter=None, hasher=None) -> int:
@@ -327,11 +326,11 @@ class MovementDtw(_PairFiles):
         hasher = hasher or Hasher(variant.board)
 
         def values(s):
-            return stored_values(table_path(out, variant, s))
+            return stored_values(file_path(out, variant, s))
 
         def children(c):  # (values, dtw or dtw // 2, whether halved)
             v = values(c)
-            return (v,) + read_dtw(dtw_path(out, variant, c), v, halved=True)
+            return (v,) + read_dtw(file_path(out, variant, c, "dtw"), v, halved=True)
 
         planes = solve_pair_dtw(variant, self.sub, values, children, hasher, reporter)
         positions = 0
@@ -340,9 +339,9 @@ class MovementDtw(_PairFiles):
             used = hasher.used_mask(s)
             vals = stored.copy()
             vals[~used] = UNUSED
-            hdr = dtw_header(variant, s, hasher, vals, planes[s])
+            hdr = dtw_header(variant, s, vals, planes[s])
             del vals
-            write_distance_table(dtw_path(out, variant, s), hdr, "dtw", planes[s], hasher.anchor_reps(s.o),
+            write_distance_table(file_path(out, variant, s, "dtw"), hdr, "dtw", planes[s], hasher.anchor_reps(s.o),
                                  stored, used)
             positions += count_positions(variant.board, s.m, s.o)
         return positions
@@ -359,7 +358,6 @@ class MovementDraws(_PairFiles):
     order = 3
     suffix = " draws"
     kind = "draw"
-    path = staticmethod(draws_path)
     own_bytes, read_bytes = 6, 1
 
     def run(self, out, variant, reporter=None, hasher=None) -> int:
@@ -369,21 +367,21 @@ class MovementDraws(_PairFiles):
         hasher = hasher or Hasher(variant.board)
         headers = {}
         for s in self.subspaces:
-            with TableFile(table_path(out, variant, s)) as tf:
+            with TableFile(file_path(out, variant, s)) as tf:
                 headers[s] = tf.header
         ranks = pair_ranks(headers)
 
         def values(s):
-            return stored_values(table_path(out, variant, s))
+            return stored_values(file_path(out, variant, s))
 
         def children(c):
             v = values(c)
-            return v, read_draws(draws_path(out, variant, c), v, distances=False)[0]
+            return v, read_draws(file_path(out, variant, c, "draw"), v, distances=False)[0]
 
         planes = solve_pair_draws(variant, self.sub, values, children, ranks, hasher, reporter)
         for s in self.subspaces:
             dv, dd = planes[s]
-            write_planes(draws_path(out, variant, s), draws_header(variant, s, dv, dd, ranks[s]),
+            write_planes(file_path(out, variant, s, "draw"), draws_header(variant, s, dv, dd, ranks[s]),
                          {"dv": dv, "dd": dd}, hasher.anchor_reps(s.o), DRAWS_LEVEL, values(s))
         return sum(count_positions(variant.board, s.m, s.o) for s in self.subspaces)
 

@@ -17,7 +17,7 @@ from math import comb
 
 import numpy as np
 
-from ..database.folders import read_planes, table_path
+from ..database.folders import file_path, read_planes
 from ..hashing.index import Hasher
 from ..core.progress import Reporter
 from ..hashing.subspaces import Subspace, placement_children, placement_inputs, reads_file
@@ -42,7 +42,7 @@ def load_children(out, variant, sub: Subspace) -> dict:
     """The planes :func:`evaluate` reads, from the files under ``out``."""
     planes = {}
     for c in placement_inputs(sub, variant.rules.double_mill_removes):
-        vals, dtc = read_planes(table_path(out, variant, c), with_dtc=c.placement)
+        vals, dtc = read_planes(file_path(out, variant, c), with_dtc=c.placement)
         planes[c] = pack(vals, dtc)
         del vals, dtc
     return planes

@@ -13,8 +13,8 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from ..format.fileformat import TableFile, check_file
-from ..database.folders import (DRAWS_SUFFIX, DTW_SUFFIX, draws_in, dtw_in, find_tables, misplaced,
-                                read_draws, read_dtw, read_planes, sibling_ruleset, subspace_of, table_in)
+from ..database.folders import (DRAWS_SUFFIX, DTW_SUFFIX, file_in, find_tables, misplaced, read_draws,
+                                read_dtw, read_planes, sibling_ruleset, subspace_of)
 from ..core.errors import CorruptDatabaseError
 from ..hashing.index import Hasher
 from ..core.progress import Reporter
@@ -170,9 +170,9 @@ def _verify_movement(fr: FileReport, header, directory, rep, sample=None, dtw=Fa
     sub = Subspace.parse(header["subspace"])
     sib = sub.sibling
     child = removal_child(sub)
-    need = [table_in(directory, s) for s in [sub, sib] + ([child] if child is not None else [])]
+    need = [file_in(directory, s) for s in [sub, sib] + ([child] if child is not None else [])]
     if dtw:
-        need += [dtw_in(directory, s) for s in [sib] + ([child] if child is not None else [])]
+        need += [file_in(directory, s, "dtw") for s in [sib] + ([child] if child is not None else [])]
     if not _inputs_ok(fr, need):
         return
     try:
@@ -207,17 +207,17 @@ def _verify_draws_movement(fr: FileReport, header, directory, rep, sample=None):
     sib = sub.sibling
     child = removal_child(sub)
     subs = [sub, sib] + ([child] if child is not None else [])
-    need = [table_in(directory, s) for s in subs] + [draws_in(directory, s) for s in subs[1:]]
+    need = [file_in(directory, s) for s in subs] + [file_in(directory, s, "draw") for s in subs[1:]]
     if not _inputs_ok(fr, need):
         return
     empty = np.zeros(0, np.uint8)
     try:
-        vals = read_planes(table_in(directory, sub), with_dtc=False)[0]
+        vals = read_planes(file_in(directory, sub), with_dtc=False)[0]
         dv, dd = read_draws(fr.path, vals)
-        sib_vals = read_planes(table_in(directory, sib), with_dtc=False)[0]
-        sib_dv, sib_dd = read_draws(draws_in(directory, sib), sib_vals)
-        child_vals = read_planes(table_in(directory, child), with_dtc=False)[0] if child else empty
-        child_dv = read_draws(draws_in(directory, child), child_vals, distances=False)[0] if child else empty
+        sib_vals = read_planes(file_in(directory, sib), with_dtc=False)[0]
+        sib_dv, sib_dd = read_draws(file_in(directory, sib, "draw"), sib_vals)
+        child_vals = read_planes(file_in(directory, child), with_dtc=False)[0] if child else empty
+        child_dv = read_draws(file_in(directory, child, "draw"), child_vals, distances=False)[0] if child else empty
     except CorruptDatabaseError as exc:
         fr.checksum = str(exc)
         return
@@ -239,15 +239,15 @@ def _movement_planes(directory, sub, sib, child, dtw: bool):
     distance is empty for dtc (a removal is a conversion) and where no child is read."""
     def dist(s):
         if not dtw:
-            return read_planes(table_in(directory, s))[1]
-        return read_dtw(dtw_in(directory, s))
+            return read_planes(file_in(directory, s))[1]
+        return read_dtw(file_in(directory, s, "dtw"))
 
     empty = np.zeros(0, np.uint8)
-    vals = read_planes(table_in(directory, sub), with_dtc=False)[0]
+    vals = read_planes(file_in(directory, sub), with_dtc=False)[0]
     own = dist(sub)
     sib_vals, sib_dist = (vals, own) if sib == sub else (
-        read_planes(table_in(directory, sib), with_dtc=False)[0], dist(sib))
-    child_vals = read_planes(table_in(directory, child), with_dtc=False)[0] if child else empty
+        read_planes(file_in(directory, sib), with_dtc=False)[0], dist(sib))
+    child_vals = read_planes(file_in(directory, child), with_dtc=False)[0] if child else empty
     child_dist = dist(child) if child is not None and dtw else empty
     return vals, own, sib_vals, sib_dist, child_vals, child_dist
 
@@ -308,26 +308,26 @@ def _verify_placement(fr: FileReport, header, directory, rep, sample=None, mode=
     sizes = {sub.o}
     empty = np.zeros(0, np.uint8)
     # mode 1 / 2: each subspace's dtw / draw-value file, and the plane read from it
-    side_in, side_read = {1: (dtw_in, read_dtw), 2: (draws_in, lambda p: read_draws(p, distances=False)[0])}.get(
+    side_kind, side_read = {1: ("dtw", read_dtw), 2: ("draw", lambda p: read_draws(p, distances=False)[0])}.get(
         mode, (None, None))
 
     def side_of(s):
-        return side_read(side_in(directory, s))
+        return side_read(file_in(directory, s, side_kind))
 
     try:
         for k in range(3):
             if k in kids and reads_file(*kids[k]):
                 c = kids[k][0]
-                if not _inputs_ok(fr, [table_in(directory, c)] + ([side_in(directory, c)] if mode else [])):
+                if not _inputs_ok(fr, [file_in(directory, c)] + ([file_in(directory, c, side_kind)] if mode else [])):
                     return
                 cinfo[k] = (c.m, c.o, c.hm, c.ho)
                 sizes.add(c.o)
-                v, d = read_planes(table_in(directory, c), with_dtc=c.placement and not mode)
+                v, d = read_planes(file_in(directory, c), with_dtc=c.placement and not mode)
                 arrays += [v, side_of(c) if mode else (empty if d is None else d)]
             else:
                 arrays += [empty, empty]
         if mode:
-            vals, dtc = read_planes(table_in(directory, sub), with_dtc=False)[0], side_of(sub)
+            vals, dtc = read_planes(file_in(directory, sub), with_dtc=False)[0], side_of(sub)
         else:
             vals, dtc = read_planes(fr.path)
     except CorruptDatabaseError as exc:
