@@ -51,9 +51,8 @@ def draw() -> str:
     w, x0, gap = 860, 20, 14
     parts = ['<defs><marker id="a" markerWidth="10" markerHeight="10" refX="5" refY="5" orient="auto">'
              '<path d="M0,0 L10,5 L0,10 z" fill="#555"/></marker></defs>',
-             '<text x="20" y="22" font-size="16" font-weight="bold">morris: one folder per layer '
-             '(solver/&lt;layer&gt;/; an import may only point down; solving and lookups never import '
-             'each other)</text>']
+             '<text x="20" y="22" font-size="15" font-weight="bold">morris: one folder of solver/ per '
+             'layer; an import points down; solving and lookups never import each other</text>']
     y = 40
     for folders, what, colour in BANDS:
         cols = [(f, *(SIDE[f] if f in SIDE else (what, colour))) for f in folders]

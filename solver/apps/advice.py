@@ -10,6 +10,9 @@ print errors through :func:`error_line`.
 from __future__ import annotations
 
 from ..core.errors import DataError, MissingDrawsError, MissingDtwError, MorrisError
+from ..solving.schedule import estimate, human_bytes, human_time, job_graph
+from ..hashing.subspaces import Subspace
+from ..database.shipped import data_dir
 
 _HINTS: dict = {}
 
@@ -17,8 +20,6 @@ _HINTS: dict = {}
 def solve_advice(variant, sub, out) -> str:
     """What to solve for the subspace ``sub`` into ``out``, and what it costs; for a placement
     subspace also the cheaper route: the movement phase, then search."""
-    from ..solving.schedule import estimate, human_bytes, human_time, job_graph
-
     key = (variant, sub, str(out))
     if key in _HINTS:
         return _HINTS[key]
@@ -51,7 +52,6 @@ def advice(exc: BaseException, out=None) -> str:
         return (f"add it from the values with: morris solve --out {out or 'DB'} {flags} {opt} "
                 f"{exc.subspace} (the values are solved first where they are missing too)")
     if isinstance(exc, DataError) and exc.subspace and exc.variant is not None:
-        from ..hashing.subspaces import Subspace
 
         return solve_advice(exc.variant, Subspace.parse(exc.subspace), out or "DB")
     return ""
@@ -69,7 +69,6 @@ def public_text(text: str, roots) -> str:
     never shows where the server keeps them."""
     import os
 
-    from ..database.shipped import data_dir
 
     cuts = set()
     for r in list(roots or []) + [data_dir()]:

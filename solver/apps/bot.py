@@ -36,9 +36,10 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 
-from ..core.errors import MissingSubspaceError, OutsideDatabaseError
+from ..core.errors import MissingSubspaceError, MorrisError, OutsideDatabaseError
 from ..core.position import Position
 from ..lookups.tablebase import Analysis, MoveInfo, Tablebase
+from ..core.game import Game
 
 
 @dataclass(frozen=True)
@@ -206,9 +207,6 @@ def perfect_line(tb: Tablebase, start: Position, seed: int = 0, max_plies: int =
     to the end of the game, or for a draw to the first position seen three times (or
     ``max_plies``). Returns (steps, how it ended, the error that stopped it or None): a
     position that nothing can answer stops the line there, keeping the moves before it."""
-    from ..core.errors import MorrisError
-    from ..core.game import Game
-
     game = Game(start)
     bot = PerfectPlayer(tb, seed)
     steps = []

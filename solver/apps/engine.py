@@ -27,10 +27,11 @@ from collections import Counter
 from ..core import rules
 from .bot import PerfectPlayer
 from ..core.errors import IllegalMoveError, MorrisError, UsageError
-from ..core.position import WHITE, Move, Position, glue_removals
+from ..core.position import Move, Position, WHITE, glue_removals
 from ..lookups.tablebase import open_tablebase
 from ..core.inputs import parse_int
 from ..core.variants import VARIANTS, Variant, get_variant
+from .players import make_player
 
 NAME = "morris perfect player"
 
@@ -142,7 +143,6 @@ class Engine:
             self.player = None
             self._reset()
         elif name == "strength":
-            from .players import make_player
 
             make_player(value, None, self.variant)  # a bad name is refused here
             self.strength = value
@@ -234,8 +234,6 @@ class Engine:
     def _go_weaker(self, pos):
         """The move of a weaker player (``setoption name Strength``): its turn, or the removal
         that completes the turn the GUI played for it."""
-        from .players import make_player
-
         if self.tb is None:
             self._player()
         if self.pending is not None:  # a mill closed, its removal ours to choose: only removals

@@ -32,6 +32,8 @@ from ..core.errors import UsageError
 from ..core.game import Game
 from ..core.inputs import parse_int
 from ..core.position import Position
+from ..hashing.index import board_tables
+from ..kernels import alphabeta as K
 
 WIN_SCORE = 100_000
 
@@ -99,8 +101,6 @@ class SearchPlayer:
             def search(child):
                 return self.negamax(child, self.depth - 1, -math.inf, math.inf)
         else:
-            from ..hashing.index import board_tables
-            from ..kernels import alphabeta as K
 
             T, r, bufs = board_tables(self.variant.board), self.variant.rules, K.buffers(self.depth)
 

@@ -15,18 +15,17 @@ import numpy as np
 from ..core.atomic import write_atomic
 from ..format.fileformat import TableFile
 from ..core.errors import MorrisError, UsageError
+from ..core.codes import LOSS, WIN
+from ..core.counting import histograms
+from ..hashing.index import Hasher
+from ..hashing.subspaces import Subspace
+from ..core.variants import BOARDS
 
 INSTALL_HINT = "pip install 'morris-solver[plot]' (from a checkout: pip install '.[plot]')"
 
 
 def distance_histograms(paths) -> list[dict]:
     """Per file: ruleset, subspace, and counts of won and lost positions at each distance."""
-    from ..core.codes import LOSS, WIN
-    from ..core.counting import histograms
-    from ..hashing.index import Hasher
-    from ..hashing.subspaces import Subspace
-    from ..core.variants import BOARDS
-
     out = []
     hashers = {}
     for path in paths:

@@ -9,7 +9,14 @@ from __future__ import annotations
 
 import os
 
-from ..core.position import COLOR_NAMES
+from ..core.position import COLOR_NAMES, Position
+from ..core.errors import MorrisError
+from ..hashing.index import Hasher, count_positions, slot_count
+from ..hashing.subspaces import Subspace, movement_subspaces, placement_subspaces
+from ..solving.schedule import critical_path, estimate, human_bytes, human_time
+from ..format.fileformat import TableFile
+from ..database.folders import beside
+from ..core.variants import variant_from_fields
 
 
 def plural(n: int, word: str) -> str:
@@ -20,8 +27,6 @@ def plural(n: int, word: str) -> str:
 # ---------------------------------------------------------------------------- positions
 def show_lines(pos) -> list[str]:
     """``morris show``: the diagram, the position in both notations, the result if it is over."""
-    from ..core.errors import MorrisError
-
     out = [pos.diagram(), f"compact: {pos.to_compact()}"]
     try:
         out.append(f"fen:     {pos.to_fen()}")
@@ -141,9 +146,6 @@ def choice_line(choice) -> str:
 # ---------------------------------------------------------------------------- subspaces and plans
 def subspace_rows(variant, phase: str) -> list[dict]:
     """``morris subspaces``: per subspace its hash slots and its positions (Burnside)."""
-    from ..hashing.index import count_positions, slot_count
-    from ..hashing.subspaces import movement_subspaces, placement_subspaces
-
     board = variant.board
     subs = []
     if phase in ("movement", "all"):
@@ -167,8 +169,6 @@ def subspace_table(rows: list[dict]) -> list[str]:
 
 def plan_lines(variant, job_list, deps) -> list[str]:
     """``morris solve --plan``: the jobs, the critical path, and the estimate."""
-    from ..solving.schedule import critical_path, estimate, human_bytes, human_time
-
     p = critical_path(variant, job_list, deps)
     out = [f"{plural(len(p.jobs), 'job')}, {p.total:,} positions"]
     for j in p.jobs:
@@ -194,9 +194,6 @@ def solve_line(summary, out) -> str:
 # ---------------------------------------------------------------------------- stats
 def stats_rows(paths) -> list[dict]:
     """``morris stats``: per file the counts its header records, and its size."""
-    from ..format.fileformat import TableFile
-    from ..database.folders import beside
-
     rows = []
     for path in paths:
         with TableFile(path) as tf:
@@ -222,8 +219,6 @@ def stats_rows(paths) -> list[dict]:
 
 def _draw_stats(path) -> dict:
     """A draw-value file's rank and the range of its draw values (docs/draws.md)."""
-    from ..format.fileformat import TableFile
-
     with TableFile(path) as tf:
         h = tf.header
     vals = [int(k) for k in h.get("draw_values", {})]
@@ -233,12 +228,6 @@ def _draw_stats(path) -> dict:
 
 def _dtw_stats(path) -> dict:
     """The longest dtw win and loss of a dtw file, each with one position that has it."""
-    from ..format.fileformat import TableFile
-    from ..hashing.index import Hasher
-    from ..core.position import Position
-    from ..hashing.subspaces import Subspace
-    from ..core.variants import variant_from_fields
-
     with TableFile(path) as tf:
         h = tf.header
     variant = variant_from_fields(h)

@@ -32,6 +32,8 @@ from ..core.errors import MorrisError, ServeError
 from ..core.position import Position
 from ..lookups.tablebase import open_tablebase
 from .explorer import explorer_page, variant_of
+from .svg import board_svg
+from .statspage import stats_page
 
 MAX_POSITION = 400
 #: seconds a lookup may take before its request is answered 503 (a search of the placement
@@ -192,7 +194,6 @@ def _add_routes(app, tb) -> None:
     from fastapi.responses import HTMLResponse, JSONResponse, Response
     from starlette.concurrency import run_in_threadpool
 
-    from .svg import board_svg
 
     def get(path, **kw):
         """A GET route that answers HEAD too (HEAD left out of the OpenAPI description)."""
@@ -237,7 +238,6 @@ def _add_routes(app, tb) -> None:
 
     @get("/stats", response_class=HTMLResponse, include_in_schema=False)
     async def stats(request: Request):
-        from .statspage import stats_page
 
         try:
             html, status = await run_in_threadpool(stats_page, tb, dict(request.query_params))

@@ -9,6 +9,9 @@ from dataclasses import dataclass
 
 from ..core.position import Position
 from ..core.progress import Reporter
+from ..solving.schedule import solve
+from ..lookups.search import start_value_by_search
+from ..lookups.tablebase import open_tablebase
 
 
 @dataclass(frozen=True)
@@ -46,10 +49,6 @@ def start_value(variant, db: str | None = None, method: str = "search", reporter
     """The value of the start position. ``db``: databases to use (nothing is solved); without
     it, what is missing is solved into ``./tb`` first. ``method``: ``search`` (alpha-beta over
     placement on the movement databases) or ``sweep`` (the placement databases)."""
-    from ..solving.schedule import solve
-    from ..lookups.search import start_value_by_search
-    from ..lookups.tablebase import open_tablebase
-
     rep = reporter or Reporter()
     t0 = time.perf_counter()
     target = db or "tb"

@@ -14,7 +14,12 @@ import numpy as np
 from ..core.errors import UsageError
 from ..database.folders import file_in, find_tables, named_ruleset_dir
 from .reports import stats_rows
-from ..core.variants import VARIANTS
+from ..core.variants import VARIANTS, variant_from_fields
+from ..core.codes import LOSS, WIN
+from ..core.counting import histograms
+from ..format.fileformat import TableFile
+from ..hashing.index import Hasher
+from ..hashing.subspaces import Subspace
 
 STYLE = ("body{font-family:system-ui,sans-serif;margin:1em;background:#faf7f1;color:#2b2118}"
          "table{border-collapse:collapse}td,th{padding:.2em .6em;border-bottom:1px solid #ddd;"
@@ -80,13 +85,6 @@ def stats_page(tb, params: dict) -> tuple[str, int]:
 
 def dtw_histogram(tb, ruleset: str, subspace: str) -> tuple:
     """(wins, losses): counts of won and lost positions at each dtw, from the subspace's files."""
-    from ..core.codes import LOSS, WIN
-    from ..core.counting import histograms
-    from ..format.fileformat import TableFile
-    from ..hashing.index import Hasher
-    from ..hashing.subspaces import Subspace
-    from ..core.variants import variant_from_fields
-
     sub = Subspace.parse(subspace)
     for root in tb.paths:
         d = named_ruleset_dir(root, ruleset)

@@ -27,6 +27,7 @@ from dataclasses import dataclass, field
 from functools import cached_property
 
 from .errors import UnknownVariantError
+from .symmetry import board_automorphisms
 
 # The three rings of the standard board, each from its d-file point, clockwise (Sanmill order).
 INNER_RING = ("d5", "e5", "e4", "e3", "d3", "c3", "c4", "c5")
@@ -118,8 +119,6 @@ class Board:
     @cached_property
     def symmetries(self):
         """The automorphisms of the board, computed from its lines and mills (see symmetry.py)."""
-        from .symmetry import board_automorphisms
-
         return board_automorphisms(self)
 
 

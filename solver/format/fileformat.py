@@ -101,7 +101,7 @@ def _align(x: int) -> int:
 
 def plane_stats(values: np.ndarray, dtc: np.ndarray) -> dict:
     """Counts of used slots, wins and losses, and the longest win and loss."""
-    from ..kernels.pack import plane_stats as kernel
+    from ..kernels.pack import plane_stats as kernel  # (lazy: imports numba)
 
     out = np.zeros((64, 5), dtype=np.int64)
     kernel(values, dtc, 64, out)
@@ -114,7 +114,7 @@ def plane_stats(values: np.ndarray, dtc: np.ndarray) -> dict:
 def longest_of(values: np.ndarray, dist: np.ndarray, code: int) -> tuple[int, int | None]:
     """(the largest distance of a slot whose value is ``code``, one slot that has it): (0, None)
     where no slot has the value."""
-    from ..kernels.pack import longest
+    from ..kernels.pack import longest  # (lazy: imports numba)
 
     out = np.full((64, 2), -1, dtype=np.int64)
     longest(np.ascontiguousarray(values), np.ascontiguousarray(dist), code, 64, out)
@@ -125,7 +125,7 @@ def longest_of(values: np.ndarray, dist: np.ndarray, code: int) -> tuple[int, in
 
 
 def unpack_2bit(packed, n: int) -> np.ndarray:
-    from ..kernels.pack import unpack
+    from ..kernels.pack import unpack  # (lazy: imports numba)
 
     p = np.frombuffer(packed, dtype=np.uint8)
     out = np.empty(n, dtype=np.uint8)
@@ -206,7 +206,7 @@ def _selected_section(name: str, plane: np.ndarray, sel: Selection, values, used
     """The blocks of a selected section: per SELECT_BLOCK slots, the selected slots' entries
     (two kernel passes over the planes, no per-slot temporaries: the kept entries are the only
     new array)."""
-    from ..kernels.pack import select_fill, select_scan
+    from ..kernels.pack import select_fill, select_scan  # (lazy: imports numba)
 
     if values is None or len(values) != len(plane):
         raise ValueError(f"the {name} section keeps only the {sel.select} slots: it needs the "
@@ -251,7 +251,7 @@ def encode_sections(values: np.ndarray, dtc: np.ndarray, curse: np.ndarray | Non
     """Phase 1: the value plane packed 2 bits a slot, the distances as uint8 or uint16 (or not
     at all: codec ``ones``), the curse plane packed (limited rules), each cut into blocks and
     every block compressed into its own zstd frame."""
-    from ..kernels.pack import fill_and_pack, pack2
+    from ..kernels.pack import fill_and_pack, pack2  # (lazy: imports numba)
 
     values = np.ascontiguousarray(values, dtype=np.uint8)
     dtc = np.ascontiguousarray(dtc)
@@ -703,7 +703,7 @@ class TableFile:
             return out
         if values is None or len(values) != self.slots:
             raise ValueError(f"{self.path}: the {name} section needs the values file's value codes to be read")
-        from ..kernels.pack import expand_selected, select_count
+        from ..kernels.pack import expand_selected, select_count  # (lazy: imports numba)
 
         values = np.ascontiguousarray(values, dtype=np.uint8)
         drawn = sel.select == "drawn"

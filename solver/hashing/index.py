@@ -41,6 +41,7 @@ import numpy as np
 
 from ..core.errors import CorruptDatabaseError, IllegalPositionError
 from .subspaces import Subspace
+from ..kernels.tables import build_orbits, build_tables
 
 # ------------------------------------------------------------------------ counting (Burnside)
 def _cycle_types(board):
@@ -96,8 +97,6 @@ def slot_count(board, sub: Subspace) -> int:
 def board_tables(board):
     """The numba kernels' lookup tables of a board (kernels/tables.py: adjacency, mills, the
     symmetries as byte maps, binomials), built once per board (boards compare by name)."""
-    from ..kernels.tables import build_tables
-
     return build_tables(board)
 
 
@@ -128,7 +127,6 @@ class Hasher:
         for have, ob in self._orbits.items():
             if set(key) <= set(have):
                 return ob
-        from ..kernels.tables import build_orbits
 
         ob = build_orbits(self.tables, key)
         self._orbits[key] = ob
@@ -143,7 +141,7 @@ class Hasher:
 
     # -- batch kernels
     def index_batch(self, movers, opps) -> np.ndarray:
-        from ..kernels.hashing import index_batch
+        from ..kernels.hashing import index_batch  # (lazy: imports numba)
 
         movers = np.ascontiguousarray(movers, dtype=np.int64)
         opps = np.ascontiguousarray(opps, dtype=np.int64)
@@ -153,7 +151,7 @@ class Hasher:
         return out
 
     def unindex_batch(self, sub: Subspace, idx):
-        from ..kernels.hashing import unindex_batch
+        from ..kernels.hashing import unindex_batch  # (lazy: imports numba)
 
         idx = np.ascontiguousarray(idx, dtype=np.int64)
         ob = self.orbits([sub.o])

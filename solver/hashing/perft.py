@@ -31,8 +31,8 @@ def perft(pos: Position, depth: int, *, python: bool = False, parallel: bool = T
                    for t in pos.legal_turns())
     if python:
         return rules.perft_state(pos.variant, *pos.state, depth)
-    from ..kernels.bitboard import perft as kperft
-    from ..kernels.bitboard import perft_parallel
+    from ..kernels.bitboard import perft as kperft  # (lazy: imports numba)
+    from ..kernels.bitboard import perft_parallel  # (lazy: imports numba)
 
     fn = perft_parallel if parallel else kperft
     return int(fn(*_kernel_args(pos), depth))

@@ -90,7 +90,7 @@ def build_tables(board) -> Tables:
 def build_orbits(T, sizes=None) -> Orbits:
     """Orbit tables (of the board whose tables ``T`` are) for subsets of the given sizes (all
     sizes by default)."""
-    from .hashing import fill_orbits
+    from .hashing import fill_orbits  # (lazy: imports numba)
 
     n = T.n
     sizes = range(n + 1) if sizes is None else sorted(set(sizes))

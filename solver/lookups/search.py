@@ -75,7 +75,7 @@ class PlacementSearch:
 
     def value(self, pos: Position) -> int:
         """+1 win, 0 draw, -1 loss for the side to move."""
-        from ..kernels.search import leaf_value, search
+        from ..kernels.search import leaf_value, search  # (lazy: imports numba)
 
         if pos.variant.board != self.variant.board or pos.variant.rules != self.variant.rules:
             raise ValueError(f"a search over {self.variant.name} asked for a position of "

@@ -68,12 +68,12 @@ from ..format.fileformat import TableFile
 from ..core.errors import (CorruptDatabaseError, MissingDrawsError, MissingDtwError, MissingSubspaceError,
                            UnsupportedRulesError)
 from ..hashing.index import Hasher
-from .files import MAX_OPEN, FileCache
+from .files import FileCache, MAX_OPEN
 from .search import SearchFallback
-from ..core.limits import category as category_of
-from ..core.limits import value_at
+from ..core.limits import category as category_of, value_at
 from ..hashing.subspaces import Subspace, placement_closure, placement_inputs
 from ..core.position import Move, Position
+from ..database.shipped import data_dir
 
 _NEGATE = NEGATE_NAME
 
@@ -179,7 +179,6 @@ class Tablebase:
         self.path = given[0] if given else None
         self.paths = list(given)
         if shipped:
-            from ..database.shipped import data_dir
 
             d = data_dir()
             if d is not None and all(os.path.realpath(d) != os.path.realpath(p) for p in given):

@@ -12,7 +12,7 @@ def compare_unlimited(values: np.ndarray, unlimited: np.ndarray) -> tuple:
     """(curse plane, cursed wins, blessed losses, contradictions) from the values at counter 0
     under the limit and the unlimited values of the same slots; contradictions: positions won
     or lost under the limit but not without it (the solver and the verifier both use this)."""
-    from ..kernels.pack import curse_plane as kernel
+    from ..kernels.pack import curse_plane as kernel  # (lazy: imports numba)
 
     out = np.empty(len(values), dtype=np.uint8)
     counts = np.zeros((64, 3), dtype=np.int64)

@@ -26,6 +26,9 @@ from ..database.folders import (draws_header, dtw_header, file_fields, file_path
 from ..hashing.index import Hasher, count_positions
 from ..core.progress import Reporter
 from ..hashing.subspaces import Subspace, pair_children, pair_dependencies, pair_key, placement_inputs
+from .curse import curse_plane
+from .placement import evaluate, load_children
+from ..core.draws import pair_ranks
 
 
 @dataclass(frozen=True)
@@ -60,7 +63,6 @@ class Job:
         from the twin's file; (None, None) for unlimited rules."""
         if not variant.limited or self.unlimited:
             return None, None
-        from .curse import curse_plane
 
         unlimited = read_planes(file_path(out, variant.unlimited, sub), with_dtc=False)[0]
         plane, cw, bl = curse_plane(values, unlimited, sub.name)
@@ -156,7 +158,7 @@ class MovementPair(Job):
 
     def solve(self, out, variant, reporter=None, hasher=None) -> dict:
         """``run``, returning per-subspace headers, phase seconds and levels (for benchmarks)."""
-        from .retro import solve_pair
+        from .retro import solve_pair  # (lazy: imports numba)
 
         rep = reporter or Reporter(quiet=True)
         hasher = hasher or Hasher(variant.board)
@@ -218,7 +220,6 @@ class PlacementSubspace(Job):
         return placement_inputs(self.sub, variant.rules.double_mill_removes)
 
     def run(self, out, variant, reporter=None, hasher=None) -> int:
-        from .placement import evaluate, load_children
 
         hasher = hasher or Hasher(variant.board)
         variant = self.writes_variant(variant)
@@ -321,7 +322,7 @@ class MovementDtw(_PairFiles):
     own_bytes, read_bytes = 5, 1.5
 
     def run(self, out, variant, reporter=None, hasher=None) -> int:
-        from .retro import solve_pair_dtw
+        from .retro import solve_pair_dtw  # (lazy: imports numba)
 
         hasher = hasher or Hasher(variant.board)
 
@@ -361,8 +362,7 @@ class MovementDraws(_PairFiles):
     own_bytes, read_bytes = 6, 1
 
     def run(self, out, variant, reporter=None, hasher=None) -> int:
-        from ..core.draws import pair_ranks
-        from .retro import solve_pair_draws
+        from .retro import solve_pair_draws  # (lazy: imports numba)
 
         hasher = hasher or Hasher(variant.board)
         headers = {}

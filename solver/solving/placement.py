@@ -21,6 +21,7 @@ from ..database.folders import file_path, read_planes
 from ..hashing.index import Hasher
 from ..core.progress import Reporter
 from ..hashing.subspaces import Subspace, placement_children, placement_inputs, reads_file
+from ..core.codes import UNUSED
 
 _EMPTY = np.zeros(0, np.uint8)
 
@@ -55,8 +56,7 @@ def evaluate(variant, sub: Subspace, planes: dict, hasher: Hasher, reporter=None
     placement child; for every child it reads). With ``dtw`` ({child: its dtw plane} for every
     child it reads): (values, dtc, dtw), the dtw computed in the same sweep; with ``draws``
     ({child: its stored draw-value plane}) the stored draw values come last the same way."""
-    from ..core.codes import UNUSED
-    from ..kernels.placement import placement_sweep
+    from ..kernels.placement import placement_sweep  # (lazy: imports numba)
 
     rep = reporter or Reporter(quiet=True)
     dm = variant.rules.double_mill_removes

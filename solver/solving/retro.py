@@ -25,6 +25,9 @@ from ..core.errors import UnsupportedRulesError
 from ..hashing.index import Hasher
 from ..core.progress import Reporter
 from ..hashing.subspaces import Subspace, pair_children
+from ..kernels import draws as DK, dtw as WK, retro as K
+from ..kernels.dtw import sched_flags
+from ..kernels.retro import BLOCK
 
 
 @dataclass
@@ -101,8 +104,6 @@ def check_supported(variant) -> None:
 
 def lay_out(hasher: Hasher, top: Subspace) -> PairLayout:
     """Allocate the state array of the pair of ``top`` (every slot unused) and its block flags."""
-    from ..kernels import retro as K
-
     parts = top.pair
     slots = [hasher.slots(s) for s in parts]
     offs = [0]
@@ -122,8 +123,6 @@ def lay_out(hasher: Hasher, top: Subspace) -> PairLayout:
 def count(variant, hasher: Hasher, top: Subspace, pair: PairLayout, children: dict, rep) -> None:
     """Phase 1: every position's moves counted, removals looked up in the children's planes,
     the positions decided at once (no move, or a removal into a lost position) seeded."""
-    from ..kernels import retro as K
-
     T = hasher.tables
     Ob = hasher.orbits({top.m, top.o})
     count_errors = np.zeros(64, dtype=np.int64)
@@ -149,8 +148,6 @@ def propagate(variant, hasher: Hasher, top: Subspace, pair: PairLayout, rep,
               limit: int | None = None) -> int:
     """Phase 2: levels of retrograde analysis (level d decides the positions at distance d + 1)
     until a level decides nothing, or after ``limit`` levels; returns the levels run."""
-    from ..kernels import retro as K
-
     levels = _Levels(variant, hasher, top, pair)
     no_exits = np.zeros(0, dtype=np.uint16)  # the dtc retrograde: every removal is level 1
     d = 0
@@ -198,8 +195,6 @@ class _Levels:
     def step(self, d: int, flags, apply) -> np.ndarray:
         """Level d; ``apply(buf, buf_n, flags_next, newly, errors)`` updates the predecessors.
         Returns the blocks holding a position decided at d + 1."""
-        from ..kernels import retro as K
-
         pair = self.pair
         if not flags.any():
             return np.zeros(pair.nblocks, dtype=np.uint8)
@@ -217,8 +212,6 @@ class _Levels:
 def finish(pair: PairLayout):
     """Phase 3: ({subspace: value plane}, {subspace: dtc plane}); the distances stay in place
     in the state array."""
-    from ..kernels import retro as K
-
     vals = np.empty(len(pair.st), dtype=np.uint8)
     K.finish(pair.st, vals)
     values, dtcs = {}, {}
@@ -255,13 +248,10 @@ def solve_pair_dtw(variant, top: Subspace, values, children,
 def count_exits(variant, hasher: Hasher, top: Subspace, pair: PairLayout, vals, children, rep):
     """Phase 1: each won or lost position's exit level (through a removal) and each lost
     position's count of non-removal moves; the positions lost in 0 flagged."""
-    from ..kernels import dtw as K
-    from ..kernels.retro import BLOCK
-
     T = hasher.tables
     Ob = hasher.orbits({top.m, top.o})
     sched = np.empty(len(pair.st), dtype=np.uint16)
-    sched[:] = K.NONE
+    sched[:] = WK.NONE
     errors = np.zeros(64, dtype=np.int64)
     empty8, empty16 = np.zeros(0, np.uint8), np.zeros(0, np.uint16)
     rep.phase(f"[{pair.name}] dtw: exits")
@@ -269,7 +259,7 @@ def count_exits(variant, hasher: Hasher, top: Subspace, pair: PairLayout, vals, 
         child_sub = pair_children(top)[sub]
         cv, cd, halved = children(child_sub) if child_sub is not None else (empty8, empty16, False)
         off, n = pair.offs[p], pair.slots[p]
-        K.count_dtw(T, Ob, variant.rules.flying, sub.m, sub.o, off, n, vals, pair.st, sched,
+        WK.count_dtw(T, Ob, variant.rules.flying, sub.m, sub.o, off, n, vals, pair.st, sched,
                     cv, np.ascontiguousarray(cd, dtype=np.uint8 if cd.dtype == np.uint8 else np.uint16),
                     halved, off // BLOCK, -(-(off + n) // BLOCK), pair.flag0, errors)
         del cv, cd
@@ -282,22 +272,19 @@ def count_exits(variant, hasher: Hasher, top: Subspace, pair: PairLayout, vals, 
 def propagate_dtw(variant, hasher: Hasher, top: Subspace, pair: PairLayout, sched, rep) -> int:
     """Phase 2: levels d = 0, 1, ...: promote the positions whose exit level is d, then emit
     the predecessors of everything decided at d and apply them; until no level is left."""
-    from ..kernels import dtw as K
-    from ..kernels import retro as R
-
     nblocks = pair.nblocks
-    exit_levels = sched[sched != K.NONE]
+    exit_levels = sched[sched != WK.NONE]
     top_level = int(exit_levels.max()) if len(exit_levels) else -1
     sflags = np.zeros((top_level + 1, nblocks), dtype=np.uint8)
-    K.sched_flags(sched, nblocks, sflags)
+    WK.sched_flags(sched, nblocks, sflags)
     levels = _Levels(variant, hasher, top, pair)
     flags = pair.flag0.copy()
     d = 0
     with rep.bar(desc=f"{pair.name} dtw", unit="level") as bar:
         while d <= top_level or flags.any():
             if d <= top_level:
-                K.promote(pair.st, sched, d, sflags[d], flags)
-            flags = levels.step(d, flags, lambda *a: R.apply(pair.st, d, *a, sched, d + 1, True))
+                WK.promote(pair.st, sched, d, sflags[d], flags)
+            flags = levels.step(d, flags, lambda *a: K.apply(pair.st, d, *a, sched, d + 1, True))
             d += 1
             if d > 16000:
                 raise RuntimeError("dtw propagation did not converge")
@@ -336,16 +323,12 @@ def solve_pair_draws(variant, top: Subspace, values, children, ranks: dict,
     bytes per slot of the pair (6 with the draw distance, after the count). Returns {subspace:
     (dv, dd)}: dv the stored form (V + DV0 for a draw, 0 otherwise; uint8), dd the draw
     distance (uint8, 0 where V is the rank)."""
-    from ..kernels import draws as K
-    from ..kernels import retro as R
-    from ..kernels.dtw import sched_flags
-
     rep = reporter or Reporter(quiet=True)
     check_supported(variant)
     hasher = hasher or Hasher(variant.board)
     pair = lay_out(hasher, top)
     n_all = len(pair.st)
-    exits = np.full(n_all, K.NONE, dtype=np.uint16)  # (the slots between the parts too)
+    exits = np.full(n_all, DK.NONE, dtype=np.uint16)  # (the slots between the parts too)
     dv = np.zeros(n_all, dtype=np.uint8)
     T = hasher.tables
     Ob = hasher.orbits({top.m, top.o})
@@ -357,14 +340,14 @@ def solve_pair_draws(variant, top: Subspace, values, children, ranks: dict,
         child_sub = pair_children(top)[sub]
         cv, cdv = children(child_sub) if child_sub is not None else (empty8, empty8)
         off, n = pair.offs[p], pair.slots[p]
-        K.count_draws(T, Ob, variant.rules.flying, sub.m, sub.o, off, n, int(ranks[sub]),
+        DK.count_draws(T, Ob, variant.rules.flying, sub.m, sub.o, off, n, int(ranks[sub]),
                       np.ascontiguousarray(values(sub)), pair.st, exits, dv, cv,
-                      np.ascontiguousarray(cdv, dtype=np.uint8), off // R.BLOCK,
-                      -(-(off + n) // R.BLOCK), wins, errors)
+                      np.ascontiguousarray(cdv, dtype=np.uint8), off // K.BLOCK,
+                      -(-(off + n) // K.BLOCK), wins, errors)
         del cv, cdv
     levels = _Levels(variant, hasher, top, pair)
     # the moves into won positions leave the counts (none may run out: gate -1 holds them)
-    levels.step(0, wins, lambda *a: R.apply(pair.st, 0, *a, exits, -1, False))
+    levels.step(0, wins, lambda *a: K.apply(pair.st, 0, *a, exits, -1, False))
     if errors.any() or levels.newly.any():
         raise RuntimeError(f"{pair.name}: {int(errors.sum() + levels.newly.sum())} drawn positions "
                            f"have no drawing move or too many moves")
@@ -373,24 +356,24 @@ def solve_pair_draws(variant, top: Subspace, values, children, ranks: dict,
     r0, r1 = (int(ranks[s]) for s in (pair.parts + pair.parts)[:2])
 
     def settle(e, touched):
-        K.settle(pair.st, e, touched, dv, dist, off1, r0, r1, errors)
+        DK.settle(pair.st, e, touched, dv, dist, off1, r0, r1, errors)
 
     settle(0, wins)  # the won positions leave the state array
-    sflags = np.zeros((2 * K.KEY0, pair.nblocks), dtype=np.uint8)
+    sflags = np.zeros((2 * DK.KEY0, pair.nblocks), dtype=np.uint8)
     sched_flags(exits, pair.nblocks, sflags)  # per exit key, the blocks holding one
     # the grades from the keys present, read off the flags (a mask and a copy of the keys were
     # 1 to 3 more bytes a slot beside the 6 held here, at the pass's peak)
-    grades = sorted({abs(int(k) - K.KEY0) for k in np.flatnonzero(sflags.any(axis=1))} - {0},
+    grades = sorted({abs(int(k) - DK.KEY0) for k in np.flatnonzero(sflags.any(axis=1))} - {0},
                     reverse=True)
     with rep.bar(total=len(grades), desc=f"{pair.name} draw values", unit="grade") as bar:
         for e in grades:
             flags = np.zeros(pair.nblocks, dtype=np.uint8)
-            K.promote_draws(pair.st, exits, e, sflags[e + K.KEY0], sflags[K.KEY0 - e], flags)
+            DK.promote_draws(pair.st, exits, e, sflags[e + DK.KEY0], sflags[DK.KEY0 - e], flags)
             touched = flags.copy()
-            gate = K.KEY0 - e
+            gate = DK.KEY0 - e
             d = 1
             while flags.any():
-                flags = levels.step(d, flags, lambda *a: R.apply(pair.st, d, *a, exits, gate, False))
+                flags = levels.step(d, flags, lambda *a: K.apply(pair.st, d, *a, exits, gate, False))
                 touched |= flags
                 d += 1
                 if d > 16000:

@@ -16,11 +16,13 @@ from dataclasses import dataclass, field
 
 from ..format.fileformat import remove_stale_temporaries
 from ..database.folders import ruleset_dir
-from ..core.errors import ResourceError, UsageError
+from ..core.errors import OutputError, ResourceError, UsageError
 from .jobs import Job, MovementDraws, MovementDtw, PlacementSubspace, job_for
 from ..core.progress import Reporter
 from ..hashing.subspaces import (check_movement, pair_key, check_placement, movement_subspaces,
                                  placement_closure, placement_subspaces)
+from ..core.variants import variant_from_fields
+from .cluster import dask_executor
 
 
 def job_graph(variant, targets=None, max_pieces=None, phase="movement", dtw=False, draws=False):
@@ -143,8 +145,6 @@ def out_of_room(exc: BaseException) -> str | None:
 def run_job(out: str, variant_desc: dict, job: Job, threads: int | None = None, slot: int = 0,
             quiet: bool = True) -> dict:
     """Run one job in this process (a worker's entry point: plain arguments, picklable)."""
-    from ..core.variants import variant_from_fields
-
     if threads:
         import numba
 
@@ -182,8 +182,6 @@ class SolveSummary:
 def prepare_output(out, variant, rep) -> None:
     """Create the ruleset directory and clear what an interrupted run left; a directory that
     cannot be written is a clear :class:`OutputError`, not a traceback."""
-    from ..core.errors import OutputError
-
     d = ruleset_dir(out, variant)
     try:
         os.makedirs(d, exist_ok=True)
@@ -342,7 +340,6 @@ def executor_options(variant, reporter, jobs: int | None = None, dask_address: s
     """(keyword arguments for :func:`solve`, close function) for the chosen executor: this
     process (default), a local pool of ``jobs`` spawned workers, or a Dask cluster."""
     if dask_address:
-        from .cluster import dask_executor
 
         return dask_executor(dask_address, variant, reporter)
     if jobs and jobs > 1:

@@ -18,8 +18,9 @@ from ..database.folders import (DRAWS_SUFFIX, DTW_SUFFIX, file_in, find_tables, 
 from ..core.errors import CorruptDatabaseError
 from ..hashing.index import Hasher
 from ..core.progress import Reporter
-from ..hashing.subspaces import Subspace, removal_child
+from ..hashing.subspaces import Subspace, placement_children, reads_file, removal_child
 from ..core.variants import BOARDS, variant_from_fields
+from .curse import compare_unlimited
 
 
 @dataclass
@@ -132,7 +133,6 @@ def _verify_curse(fr: FileReport, header):
         vals, curse = tf.values_all(), tf.curse_all()
     with TableFile(path) as tf:
         unlimited = tf.values_all()
-    from .curse import compare_unlimited
 
     # (unused slots hold the same neighbour's value in both planes, so they never contradict)
     want, _, _, contradictions = compare_unlimited(vals, unlimited)
@@ -164,7 +164,7 @@ def _verify_movement(fr: FileReport, header, directory, rep, sample=None, dtw=Fa
     """Recompute every value and distance of a movement file from its successors' files: its
     dtc (a values file), or its dtw (``dtw``: a dtw file, checked against the values file of
     its subspace, the dtw and values files of its sibling and of the subspace below)."""
-    from ..kernels.verify import check_movement
+    from ..kernels.verify import check_movement  # (lazy: imports numba)
 
     board = BOARDS[header["board"]]
     sub = Subspace.parse(header["subspace"])
@@ -200,7 +200,7 @@ def _verify_draws_movement(fr: FileReport, header, directory, rep, sample=None):
     """Recompute every draw value and draw distance of a movement draw-value file from its
     values file, its sibling's values and draw-value files and those of the subspace below
     (kernels/verify.check_draws_movement), with the rank in its header."""
-    from ..kernels.verify import check_draws_movement
+    from ..kernels.verify import check_draws_movement  # (lazy: imports numba)
 
     board = BOARDS[header["board"]]
     sub = Subspace.parse(header["subspace"])
@@ -296,8 +296,7 @@ def _verify_placement(fr: FileReport, header, directory, rep, sample=None, mode=
     """Recompute a placement file from its children's files with kernels/verify.check_placement
     (code that shares nothing with the sweep that wrote it) and compare. ``mode``: 0 a values
     file, 1 a dtw file, 2 a draw-value file."""
-    from ..kernels.verify import check_placement
-    from ..hashing.subspaces import placement_children, reads_file
+    from ..kernels.verify import check_placement  # (lazy: imports numba)
     variant = variant_from_fields(header)
     board = variant.board
     sub = Subspace.parse(header["subspace"])
