@@ -36,3 +36,19 @@ def rewrite_side(path, header, planes, anchors, stored):
     from morris.format.fileformat import write_planes
 
     write_planes(path, header, planes, anchors, values=stored)
+
+
+def rewrite_values_header(path, **changes):
+    """Write a values file again with header fields changed and a valid checksum (its planes,
+    anchors and sections as they were): a forged header, for the tests of verify."""
+    import numpy as np
+
+    from morris.format.fileformat import LAYOUT_KEYS, TableFile, write_table
+
+    with TableFile(path) as tf:
+        header = {k: v for k, v in tf.header.items() if k not in LAYOUT_KEYS}
+        values, dtc = tf.values_all().copy(), tf.dtc_all().copy()
+        curse = tf.curse_all().copy() if "curse" in tf.header["sections"] else None
+        anchors = np.array(list(tf.anchors), dtype=np.uint32)
+    header.update(changes)
+    write_table(path, header, values, dtc, anchors, curse)

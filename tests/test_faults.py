@@ -282,3 +282,44 @@ def test_a_resume_sets_aside_a_foreign_file_and_ends_as_a_clean_run(tmp_path):
     assert names == sorted(n for n in os.listdir(work) if not n.endswith(".set-aside"))
     for n in names:
         assert (clean / n).read_bytes() == (work / n).read_bytes(), n
+
+
+@pytest.mark.parametrize("kind, field, change", [
+    ("values", "wins", 1), ("values", "draws", -1), ("values", "max_win_dtc", 2),
+    ("values", "max_loss_dtc", -1), ("dtw", "max_win_dtw", 2), ("dtw", "max_loss_dtw", 2),
+    ("dtw", "max_win_dtw_slot", 1), ("draw", "max_draw_distance", 1), ("draw", "draw_values", 1),
+])
+def test_verify_counts_the_header_statistics_again(tmp_path, six_small, kind, field, change):
+    """A header whose statistics were changed and its checksum made good (the longest win, a
+    count, the slot of the longest win, a draw-value count) passes the checksum, but not
+    `verify`: it counts every statistic again from the planes (they were published by `stats`
+    and the explorer as they stood)."""
+    from filetree import rewrite_side, rewrite_values_header, side_planes
+    from morris.core.variants import get_variant
+    from morris.database.folders import file_path
+    from morris.fileformat import TableFile
+    from morris.hashing.subspaces import Subspace
+
+    v = get_variant("six", flying=True)
+    db = tmp_path / "db"
+    shutil.copytree(six_small / v.ruleset_id, db / v.ruleset_id)
+    path = file_path(db, v, Subspace(4, 3), kind)
+    r = CliRunner().invoke(cli, ["verify", "--db", str(db), "--quiet"])
+    assert r.exit_code == 0, r.output  # (the honest copy passes)
+    with TableFile(path) as tf:
+        old = tf.header[field]
+    if field == "draw_values":
+        key = next(iter(old))
+        new = {**old, key: old[key] + change}
+    else:
+        new = old + change
+    if kind == "values":
+        rewrite_values_header(path, **{field: new})
+    else:
+        header, planes, anchors, stored = side_planes(path, ("dtw",) if kind == "dtw" else ("dv", "dd"))
+        header[field] = new
+        rewrite_side(path, header, planes, anchors, stored)
+    assert check_file(path) is None  # the checksum is good
+    r = CliRunner().invoke(cli, ["verify", "--db", str(db), "--quiet"])
+    assert r.exit_code == 1, r.output
+    assert f"FAIL {path}:" in r.output and field.removesuffix("_slot") in r.output, r.output

@@ -59,6 +59,8 @@ def test_the_hint_names_every_rule_flag(tmp_path):
 
 
 def test_serve_on_a_port_in_use(tmp_path):
+    pytest.importorskip("fastapi", reason="the web extra is not installed: pip install '.[web]'")
+    pytest.importorskip("uvicorn", reason="the web extra is not installed: pip install '.[web]'")
     (tmp_path / "db").mkdir()
     s = socket.socket()
     s.bind(("127.0.0.1", 0))

@@ -315,8 +315,11 @@ def verify_lines(report) -> list[str]:
             out.append(f"SKIP {f.path}: {f.skipped}")
         elif f.mismatches:
             curse = f"; curse plane: {f.curse}" if f.curse and f.curse != "ok" else ""
+            stats = f"; {f.header_stats}" if f.header_stats not in (None, "ok") else ""
             out.append(f"FAIL {f.path}: {f.mismatches:,} of {plural(f.checked, 'position')} checked "
-                       f"disagree; first {f.first_mismatch}{curse}")
+                       f"disagree; first {f.first_mismatch}{curse}{stats}")
+        elif f.header_stats not in (None, "ok"):
+            out.append(f"FAIL {f.path}: {f.header_stats}")
         else:
             if f.checked < f.positions:
                 what = f"{f.checked:,} slots of {plural(f.positions, 'position')} (a fixed random sample)"

@@ -12,9 +12,11 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from ..format.fileformat import TableFile, check_file
-from ..database.folders import (DRAWS_SUFFIX, DTW_SUFFIX, file_in, find_tables, misplaced, read_draws,
-                                read_dtw, read_planes, sibling_ruleset, subspace_of)
+from ..core.codes import DV0, LOSS, UNUSED, WIN
+from ..core.counting import byte_counts
+from ..format.fileformat import TableFile, check_file, longest_of, plane_stats
+from ..database.folders import (DRAWS_SUFFIX, DTW_SUFFIX, beside, file_in, find_tables, misplaced, read_draws,
+                                read_dtw, read_planes, sibling_ruleset, stored_values, subspace_of)
 from ..core.errors import CorruptDatabaseError
 from ..hashing.index import Hasher
 from ..core.progress import Reporter
@@ -35,10 +37,13 @@ class FileReport:
     skipped: str | None = None
     #: rules with a no-removal limit: "ok", or why the curse plane was not checked
     curse: str | None = None
+    #: "ok", or which statistic the header states that its planes do not hold
+    header_stats: str | None = None
 
     @property
     def ok(self):
-        return self.checksum == "ok" and self.mismatches == 0 and self.skipped is None
+        return (self.checksum == "ok" and self.mismatches == 0 and self.skipped is None
+                and self.header_stats in (None, "ok"))
 
 
 @dataclass
@@ -94,6 +99,59 @@ def _forward_one(fr: FileReport, header, rep, sample):
         _verify_movement(fr, header, directory, rep, sample)
     if "cursed_wins" in header:
         _verify_curse(fr, header)
+    _verify_header_stats(fr, header)
+
+
+def _stated(header: dict, counted: dict) -> str:
+    """"ok", or the first field whose stated value differs from the counted one."""
+    for key, value in counted.items():
+        if header.get(key) != value:
+            return f"the header states {key} {header.get(key)!r}, the planes hold {value!r}"
+    return "ok"
+
+
+def _verify_header_stats(fr: FileReport, header):
+    """Every statistic the header states, counted again from the file's own planes (over the
+    slots that hold a position): a values file's positions, wins, draws, losses and longest
+    win and loss; a dtw file's longest win and loss, and that the slots it names hold them; a
+    draw-value file's count of each draw value and its longest draw distance. (A header whose
+    statistics were changed, its checksum made good, passes every other check.)"""
+    sub = Subspace.parse(header["subspace"])
+    used = Hasher(BOARDS[header["board"]]).used_mask(sub)
+    kind = header.get("kind", "values")
+    if kind == "values":
+        with TableFile(fr.path) as tf:
+            vals, dist = tf.values_all().copy(), tf.dtc_all()
+        vals[~used] = UNUSED
+        st = plane_stats(vals, dist)
+        counted = dict(positions=st["positions"], wins=st["wins"], losses=st["losses"],
+                       draws=st["positions"] - st["wins"] - st["losses"],
+                       max_win_dtc=st["max_win_dtc"], max_loss_dtc=st["max_loss_dtc"])
+        fr.header_stats = _stated(header, counted)
+    elif kind == "dtw":
+        vals = stored_values(beside(fr.path, "values")).copy()
+        dist = read_dtw(fr.path, vals)
+        vals[~used] = UNUSED
+        counted = {"positions": int(used.sum())}
+        for name, code in (("win", WIN), ("loss", LOSS)):
+            counted[f"max_{name}_dtw"] = longest_of(vals, dist, code)[0]
+        fr.header_stats = _stated(header, counted)
+        for name, code in (("win", WIN), ("loss", LOSS)):
+            slot = header.get(f"max_{name}_dtw_slot")
+            has = bool((vals == code).any())
+            if fr.header_stats == "ok" and (
+                    (slot is None) == has or (slot is not None and not (
+                        isinstance(slot, int) and 0 <= slot < len(vals) and vals[slot] == code
+                        and int(dist[slot]) == counted[f"max_{name}_dtw"]))):
+                fr.header_stats = (f"the header's max_{name}_dtw_slot {slot!r} is not a slot of a "
+                                   f"longest {name}")
+    else:
+        dv, dd = read_draws(fr.path)
+        counts = byte_counts(np.asarray(dv, dtype=np.uint8))
+        counted = {"positions": int(used.sum()),
+                   "draw_values": {str(b - DV0): int(c) for b, c in enumerate(counts) if b and c},
+                   "max_draw_distance": int(np.asarray(dd).max(initial=0))}
+        fr.header_stats = _stated(header, counted)
 
 
 def _check_one(path, headers: dict) -> FileReport:
