@@ -52,3 +52,30 @@ def rewrite_values_header(path, **changes):
         anchors = np.array(list(tf.anchors), dtype=np.uint32)
     header.update(changes)
     write_table(path, header, values, dtc, anchors, curse)
+
+
+def forge_header(path, change):
+    """Change the header of a database file in place, its header checksum made good: ``change``
+    takes the header (a dict) and changes it. The new header is padded with spaces to the old
+    one's length (every section keeps its offset; the ``generator`` field goes where it takes
+    the room); False where it still does not fit."""
+    import json
+    import struct
+    import zlib
+
+    prefix = struct.Struct("<8sIIII")
+    data = bytearray(open(path, "rb").read())
+    magic, version, hlen, _, rest = prefix.unpack_from(data, 0)
+    header = json.loads(bytes(data[prefix.size:prefix.size + hlen]))
+    change(header)
+    blob = json.dumps(header, sort_keys=True, separators=(",", ":")).encode()
+    if len(blob) > hlen:  # room made by dropping the field no reader needs
+        header.pop("generator", None)
+        blob = json.dumps(header, sort_keys=True, separators=(",", ":")).encode()
+    if len(blob) > hlen:
+        return False
+    blob += b" " * (hlen - len(blob))
+    data[prefix.size:prefix.size + hlen] = blob
+    prefix.pack_into(data, 0, magic, version, hlen, zlib.crc32(blob), rest)
+    open(path, "wb").write(bytes(data))
+    return True

@@ -323,3 +323,45 @@ def test_verify_counts_the_header_statistics_again(tmp_path, six_small, kind, fi
     r = CliRunner().invoke(cli, ["verify", "--db", str(db), "--quiet"])
     assert r.exit_code == 1, r.output
     assert f"FAIL {path}:" in r.output and field.removesuffix("_slot") in r.output, r.output
+
+
+def _set(path, value):
+    def change(h):
+        *keys, last = path
+        for k in keys:
+            h = h[k]
+        h[last] = value
+    return change
+
+
+FORGED = [
+    (("slots",), v) for v in (-1, None, "9", [1], 1.5, True, 1 << 50)
+] + [
+    (("sections", "wdl", "nblocks"), v) for v in (-1, None, "2", 10 ** 9, 0)
+] + [
+    (("sections", "dtc", "block_slots"), v) for v in (0, -4, None, "x")
+] + [
+    (("sections", "wdl", "codec"), v) for v in ("uint8", None, 7)
+] + [
+    (("sections",), v) for v in (None, [], "x")
+] + [(("sections", "wdl"), None), (("kind",), "dtw"), (("kind",), "nonsense"), (("kind",), None)]
+
+
+@pytest.mark.parametrize("field, value", FORGED, ids=[f"{'.'.join(f)}={v!r}" for f, v in FORGED])
+def test_a_forged_header_field_is_damage_not_a_traceback(tmp_path, solved, field, value):
+    """A values file whose header has a field of the wrong type or range (a list, null, a
+    string, a float, a negative or huge count, a codec or kind it cannot have), its header
+    checksum made good: `query` says the file is damaged, naming it, exit 3 (it once gave a
+    traceback, or an HTTP 500 `internal error: KeyError`)."""
+    from filetree import forge_header
+
+    db = tmp_path / "db"
+    _copy_standard(solved, db)
+    path = db / "standard" / "3-3.mtb"
+    if not forge_header(path, _set(field, value)):
+        pytest.skip("the forged header is longer than the file's")
+    r = CliRunner().invoke(cli, ["query", "--db", str(db), "a1,d1,g1/a7,d7,g7 w"])
+    assert r.exit_code == 3, r.output
+    lines = r.output.strip().splitlines()
+    assert len(lines) == 1 and "CorruptDatabaseError" in lines[0] and "3-3.mtb" in lines[0], r.output
+    assert "Traceback" not in r.output

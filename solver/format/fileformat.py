@@ -196,6 +196,24 @@ def write_planes(path, header: dict, planes: dict, anchors: np.ndarray, level: i
     return hdr
 
 
+#: the largest slot count a header may state (more than any board here has positions)
+MAX_SLOTS = 1 << 40
+#: the codecs each section may have (docs/format.md)
+CODECS = {"wdl": ("2bit",), "curse": ("2bit",), "dtc": ("uint8", "uint16", "ones")}
+#: the kind of file each suffix names
+SUFFIX_KIND = {SUFFIX: "values", ".mtw": "dtw", ".mdv": "draw"}
+
+
+def _field(obj: dict, key: str, lo: int, hi: int, section: str | None = None) -> int:
+    """The header field ``key`` of ``obj``, if it is a whole number in [lo, hi]; else a
+    ValueError naming it (a list, null, a string, a float or a number out of range is damage)."""
+    value = obj.get(key)
+    if type(value) is not int or not lo <= value <= hi:
+        where = f"section {section}'s " if section else ""
+        raise ValueError(f"{where}{key} is {value!r}, not a whole number from {lo} to {hi}")
+    return value
+
+
 def check_select(select: str) -> None:
     """A :class:`Selection`'s ``select`` must be one this toolkit knows."""
     if select not in ("decided", "drawn"):
@@ -486,26 +504,44 @@ class TableFile:
                     f"truncated or padded: {size} bytes, the header says {self.header.get('file_size')}"
                 )
             # (the trailer is checked with the digest by checksum_ok / morris verify)
-            self.slots = int(self.header["slots"])
+            if not isinstance(self.header, dict):
+                raise self._bad("the header is not a JSON object")
+            self.slots = _field(self.header, "slots", 0, MAX_SLOTS)
             self._sec = {}
             self._selected = {}
             kind = self.header.get("kind", "values")
             if kind not in KINDS:
                 raise self._bad(f"a file of kind {kind!r}; this toolkit reads {', '.join(KINDS)}")
+            suffix = os.path.splitext(self.path)[1]
+            if SUFFIX_KIND.get(suffix, kind) != kind:
+                raise self._bad(f"a {kind} file under a {SUFFIX_KIND[suffix]} file's name ({suffix})")
+            sections = self.header.get("sections")
+            if not isinstance(sections, dict):
+                raise self._bad(f"sections is {sections!r}, not an object")
             for name in KINDS[kind] + ("curse",):
-                if name == "curse" and name not in self.header["sections"]:
+                if name == "curse" and name not in sections:
                     continue  # only files of rules with a no-removal limit have it
-                sec = self.header["sections"][name]
-                nb = int(sec["nblocks"])
-                at = int(sec["offset_table"])
+                sec = sections.get(name)
+                if not isinstance(sec, dict):
+                    raise self._bad(f"section {name} is {sec!r}, not an object")
+                nb = _field(sec, "nblocks", 0, size, name)
+                at = _field(sec, "offset_table", 0, size, name)
+                per = _field(sec, "block_slots", 1, MAX_SLOTS, name)
+                codec = sec.get("codec")
+                if codec not in CODECS.get(name, ("uint8", "uint16")):
+                    raise self._bad(f"section {name} has codec {codec!r}")
                 if at + 8 * (nb + 1) > size - TRAILER:
                     raise self._bad(f"{name} offset table lies past the end")
+                if codec != "ones" and nb != -(-self.slots // per):
+                    raise self._bad(f"section {name} has {nb} blocks of {per} slots for {self.slots} slots")
                 # entries are checked where they are read (_span); offsets() checks them all
                 # (table offset, blocks, slots per block, codec); entries are read when needed
-                self._sec[name] = (at, nb, int(sec["block_slots"]), sec["codec"])
+                self._sec[name] = (at, nb, per, codec)
                 if "select" in sec:
-                    self._selected[name] = Selection(sec["select"], bool(sec.get("halved", False)))
+                    if type(sec.get("halved", False)) is not bool:
+                        raise self._bad(f"section {name} has halved {sec.get('halved')!r}")
                     check_select(sec["select"])
+                    self._selected[name] = Selection(sec["select"], sec.get("halved", False))
         except CorruptDatabaseError:
             self.close()
             raise
