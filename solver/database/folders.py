@@ -16,13 +16,15 @@ from ..core.codes import DV0, LOSS, WIN
 from ..core.counting import byte_counts
 from ..core.errors import CorruptDatabaseError, ForeignDatabaseError
 from ..core.version import __version__
-from ..format.fileformat import SUFFIX, TableFile, header_mismatch, longest_of, plane_stats
+from ..format.fileformat import KIND_SUFFIX, SUFFIX, TableFile, header_mismatch, longest_of, plane_stats
 from ..hashing.index import count_positions
 
+#: the suffix of each kind of file (fileformat.KINDS): values, dtw, draw values
+SUFFIXES = KIND_SUFFIX
 #: the suffix of dtw files (the values files': fileformat.SUFFIX)
-DTW_SUFFIX = ".mtw"
+DTW_SUFFIX = KIND_SUFFIX["dtw"]
 #: the suffix of draw-value files (docs/draws.md)
-DRAWS_SUFFIX = ".mdv"
+DRAWS_SUFFIX = KIND_SUFFIX["draw"]
 
 #: the perfect hash the files are indexed by (index.py)
 HASH_SCHEME = "anchor-orbit-colex-v1"
@@ -31,10 +33,6 @@ HASH_SCHEME = "anchor-orbit-colex-v1"
 def ruleset_dir(out, variant) -> str:
     """Where the files of a variant's rules live under a database directory."""
     return os.path.join(os.fspath(out), variant.ruleset_id)
-
-
-#: the suffix of each kind of file (fileformat.KINDS): values, dtw, draw values
-SUFFIXES = {"values": SUFFIX, "dtw": DTW_SUFFIX, "draw": DRAWS_SUFFIX}
 
 
 def file_in(ruleset_directory, sub, kind: str = "values") -> str:

@@ -200,8 +200,9 @@ def write_planes(path, header: dict, planes: dict, anchors: np.ndarray, level: i
 MAX_SLOTS = 1 << 40
 #: the codecs each section may have (docs/format.md)
 CODECS = {"wdl": ("2bit",), "curse": ("2bit",), "dtc": ("uint8", "uint16", "ones")}
-#: the kind of file each suffix names
-SUFFIX_KIND = {SUFFIX: "values", ".mtw": "dtw", ".mdv": "draw"}
+#: the file name suffix of each kind of file (KINDS), and the kind each suffix names
+KIND_SUFFIX = {"values": SUFFIX, "dtw": ".mtw", "draw": ".mdv"}
+SUFFIX_KIND = {suffix: kind for kind, suffix in KIND_SUFFIX.items()}
 
 
 def _field(obj: dict, key: str, lo: int, hi: int, section: str | None = None) -> int:

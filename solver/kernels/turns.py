@@ -33,8 +33,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from ..core.codes import FLY_AT, LOSE_BELOW
-from .bitboard import MAX_TURNS, NO_TABLE, closed_mills, placement_turns, removable  # noqa: F401 (NO_TABLE: for callers)
+from ..core.codes import LOSE_BELOW
+from .bitboard import MAX_TURNS, NO_TABLE, closed_mills, flies, placement_turns, removable  # noqa: F401 (NO_TABLE: for callers)
 from .bits import ctz
 from .hashing import anchor, ranked, sym_image
 
@@ -57,7 +57,7 @@ def movement_children(T, Ob, flying, m, o, M, O, kids):
     """(moves, quiet, nkids) of movement position (M, O) of subspace (m, o); the removal
     children's slots in (o - 1, m), or END, in ``kids[:nkids]`` (module docstring)."""
     empty = T.full & ~(M | O)
-    fly = flying and m == FLY_AT
+    fly = flies(flying, M, 0, 0)
     ends = o - 1 < LOSE_BELOW
     cblock = T.binom[T.n - m, o - 1]
     moves = 0

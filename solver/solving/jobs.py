@@ -94,22 +94,25 @@ class Job:
         v = self.writes_variant(variant)
         return [(file_path(out, v, s), file_fields(v, s)) for s in self.subspaces]
 
-    def done(self, out, variant) -> bool:
-        """Whether every file of the job is complete, of the job's rules, subspace and kind,
-        and its checksum matches (a resume trusts nothing else)."""
-        return all(check_file(path, want) is None for path, want in self.files(out, variant))
+    def file_problems(self, out, variant) -> list[tuple[str, str | None]]:
+        """(path, what is wrong with it or None) of every file the job writes: it must be
+        complete, of the job's rules, subspace and kind, and its checksum must match (a resume
+        trusts nothing else). Each file is read once."""
+        return [(path, check_file(path, want)) for path, want in self.files(out, variant)]
 
-    def set_aside(self, out, variant) -> list[str]:
-        """Rename every file of the job that exists but is not one it would write (damaged,
-        foreign: other rules, subspace or kind) to ``NAME.set-aside``, so that nothing reads
-        it and the job's new file does not silently replace it; returns what was done, a line
-        each."""
+    def done(self, out, variant) -> bool:
+        """Whether every file of the job is sound (:meth:`file_problems`)."""
+        return all(why is None for _, why in self.file_problems(out, variant))
+
+    @staticmethod
+    def set_aside(problems) -> list[str]:
+        """Rename every file of ``problems`` (:meth:`file_problems`) that exists but is not one
+        the job would write (damaged, foreign: other rules, subspace or kind) to
+        ``NAME.set-aside``, so that nothing reads it and the job's new file does not silently
+        replace it; returns what was done, a line each."""
         said = []
-        for path, want in self.files(out, variant):
-            if not os.path.lexists(path):
-                continue
-            why = check_file(path, want)
-            if why is None:
+        for path, why in problems:
+            if why is None or not os.path.lexists(path):
                 continue
             aside = path + ".set-aside"
             os.replace(path, aside)

@@ -241,11 +241,12 @@ class _Run:
     def skip_complete(self) -> None:
         """Jobs whose files are complete and whose checksums match are not run again."""
         for j in self.jobs:
-            if j.done(self.out, self.variant):
+            problems = j.file_problems(self.out, self.variant)
+            if all(why is None for _, why in problems):
                 self.done.add(j)
                 self.summary.skipped.append(j.sub)
             else:  # a damaged or foreign file is never read as a child nor replaced unsaid
-                for line in j.set_aside(self.out, self.variant):
+                for line in j.set_aside(problems):
                     self.rep.phase(line)
         self.waiting = [j for j in self.jobs if j not in self.done]
         if self.summary.skipped:
