@@ -105,7 +105,7 @@ def variant_options(f):
     """--variant and the rule flags, shared by every command that reads positions."""
     for opt in reversed([
         click.option("--variant", default="standard", show_default=True,
-                     help="standard, standard-3 .. standard-8, six."),
+                     help="standard, standard-3 .. standard-8, six, morabaraba, twelve."),
         click.option("--flying/--no-flying", default=None,
                      help="Whether a player with 3 pieces flies (default: the variant's)."),
         click.option("--double-mill-removes", type=Number(1, 2), default=None,
@@ -115,6 +115,11 @@ def variant_options(f):
                           "(Sanmill's N-move rule N is N+1 here); positions then take a counter, c=N."),
         click.option("--endgame-no-removal-limit", type=Number(1), default=None, metavar="PLIES",
                      help="The no-removal limit instead, where a side has exactly 3 pieces."),
+        click.option("--pieces", type=Number(3, 12), default=None, metavar="N",
+                     help="Pieces a side (default: the variant's; e.g. --variant morabaraba --pieces 4)."),
+        click.option("--full-board", type=click.Choice(["draw", "loss"]), default=None,
+                     help="A full board (12 against 12 on 24 points), the side to move blocked: "
+                          "a draw (default) or a loss."),
     ]):
         f = opt(f)
     return f
@@ -126,7 +131,8 @@ def make_variant(kw: dict):
     return get_variant(kw.pop("variant"), flying=kw.pop("flying"),
                        double_mill_removes=kw.pop("double_mill_removes"),
                        no_removal_limit=kw.pop("no_removal_limit"),
-                       endgame_no_removal_limit=kw.pop("endgame_no_removal_limit"))
+                       endgame_no_removal_limit=kw.pop("endgame_no_removal_limit"),
+                       full_board=kw.pop("full_board"), pieces=kw.pop("pieces"))
 
 
 #: --db for the commands that read an existing database directory

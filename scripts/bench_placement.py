@@ -42,7 +42,7 @@ def main():
             planes = placement.load_children(args.db, v, sub)
         else:  # before the packed planes
             planes = {c: read_planes(file_path(args.db, v, c), with_dtc=c.placement)
-                      for c in placement_inputs(sub, v.rules.double_mill_removes)}
+                      for c in placement_inputs(sub, v.rules.double_mill_removes, v.rules.count_hand)}
         placement.evaluate(v, sub, planes, hasher)  # compile and warm
         times = []
         for _ in range(args.runs):

@@ -7,6 +7,9 @@ with 4 a side take minutes. It computes, straight from the definitions:
 - value and dtw (docs/rules.md): breadth-first retrograde analysis over the whole move graph
   (removals are plain edges; a position with no move is lost in 0, a move that leaves the
   opponent two pieces wins in 1, a win is 1 + its quickest lost child, a loss 1 + its last);
+- dtc, given those values: the same analysis where a removal is a conversion (it counts 1
+  whatever follows: a removal into a lost position, or one that ends the game, wins in 1; one
+  into a won position is a losing move of length 1);
 - draw values (docs/draws.md): per pair, for every threshold t, a greatest or least fixpoint of
   "the side with more pieces keeps every exit at t or above", ranks counted from the raw
   positions weighted by 1 / orbit size;
@@ -333,6 +336,83 @@ def _sweep(lo, hi, a_side, t, start, child, removal, val, best, worst, X, Y):
     return changes.sum()
 
 
+@njit(cache=True)
+def _retrograde_dtc(start, child, removal, val, dtc):
+    """dtc by breadth-first retrograde analysis, given the values ``val``: the moves without
+    removal are the edges; a removal is decided at once by its child's value (into a lost
+    position, or ending the game: a win in 1; into a won one: a losing move of length 1; into a
+    draw: never a loss). A position with no move is lost in 0; a win is 1 + its quickest lost
+    child (or 1 by a removal), a loss 1 + its last won child (or 1 when only removals remain)."""
+    N = len(start) - 1
+    rdeg = np.zeros(N + 1, dtype=np.int64)
+    for e in range(len(child)):
+        if child[e] >= 0 and removal[e] == 0:
+            rdeg[child[e] + 1] += 1
+    for i in range(N):
+        rdeg[i + 1] += rdeg[i]
+    pred = np.empty(rdeg[N], dtype=np.int32)
+    fill = rdeg[:N].copy()
+    for i in range(N):
+        for e in range(start[i], start[i + 1]):
+            j = child[e]
+            if j >= 0 and removal[e] == 0:
+                pred[fill[j]] = i
+                fill[j] += 1
+    left = np.zeros(N, dtype=np.int64)  # moves not yet known to lead into a won position
+    frontier = np.empty(N, dtype=np.int64)
+    ones = np.empty(N, dtype=np.int64)  # decided at 1 by removals alone
+    nf = 0
+    n1 = 0
+    for i in range(N):
+        if start[i + 1] == start[i]:
+            dtc[i] = 0
+            frontier[nf] = i
+            nf += 1
+            continue
+        wins = False
+        for e in range(start[i], start[i + 1]):
+            j = child[e]
+            if removal[e] == 0:
+                left[i] += 1
+            elif j < 0 or val[j] == -1:
+                wins = True
+            elif val[j] == 0:
+                left[i] += 1  # a drawing removal: never all moves into won positions
+        if wins or left[i] == 0:
+            dtc[i] = 1
+            ones[n1] = i
+            n1 += 1
+    nxt = np.empty(N, dtype=np.int64)
+    h = 0
+    while nf or h == 0:
+        nn = 0
+        for f in range(nf):
+            q = frontier[f]
+            for r in range(rdeg[q], rdeg[q + 1]):
+                p = pred[r]
+                if dtc[p] != BIG and dtc[p] <= h + 1:
+                    continue
+                if val[q] == -1:
+                    if dtc[p] == BIG:
+                        dtc[p] = h + 1
+                        nxt[nn] = p
+                        nn += 1
+                else:
+                    left[p] -= 1
+                    if left[p] == 0 and dtc[p] == BIG:
+                        dtc[p] = h + 1
+                        nxt[nn] = p
+                        nn += 1
+        if h == 0:
+            for k in range(n1):
+                nxt[nn] = ones[k]
+                nn += 1
+        frontier, nxt = nxt, frontier
+        nf = nn
+        h += 1
+    return h
+
+
 def tables(board, top):
     n = board.n
     binom = np.zeros((n + 1, n + 1), dtype=np.int64)
@@ -381,6 +461,9 @@ def solve(board, top, flying):
     dtw = np.full(total, BIG, dtype=np.int16)
     h = _retrograde(start, child, val, dtw)
     print(f"values and dtw: {h} levels, {time.perf_counter() - t0:.0f} s")
+    dtc = np.full(total, BIG, dtype=np.int16)
+    h = _retrograde_dtc(start, child, removal, val, dtc)
+    print(f"dtc: {h} levels, {time.perf_counter() - t0:.0f} s")
     dv = np.zeros(total, dtype=np.int64)
     score = {}
     for m, o in subs:
@@ -427,10 +510,10 @@ def solve(board, top, flying):
                     assert (v[drawn] == other[drawn]).all(), "the two copies of an equal pair disagree"
                 dv[lo:hi] = np.where(drawn, v, 0)
     print(f"draw values: {time.perf_counter() - t0:.0f} s in all")
-    return val, dtw, dv, (n, binom, off, full, subs)
+    return val, dtw, dtc, dv, (n, binom, off, full, subs)
 
 
-def compare(db, variant, val, dtw, dv, info):
+def compare(db, variant, val, dtw, dtc, dv, info):
     from morris.format.fileformat import TableFile
     from morris.database.folders import file_path
     from morris.hashing.index import Hasher
@@ -444,6 +527,7 @@ def compare(db, variant, val, dtw, dv, info):
         with TableFile(file_path(db, variant, s)) as tf, TableFile(file_path(db, variant, s, "dtw")) as tw, \
                 TableFile(file_path(db, variant, s, "draw")) as td:
             fv = tf.values_all()
+            fc = tf.dtc_all()
             fw, fd = tw.distance_all("dtw", fv), td.distance_all("dv", fv)
         count = comb(n, m) * comb(n - m, o)
         sub_bad = 0
@@ -455,8 +539,11 @@ def compare(db, variant, val, dtw, dv, info):
             want = np.select([val[idx] == 1, val[idx] == -1], [1, 2], 0)
             got_w = np.where(code == 0, -1, fw[slots].astype(np.int64))
             want_w = np.where(want == 0, -1, dtw[idx].astype(np.int64))
+            got_c = np.where(code == 0, -1, fc[slots].astype(np.int64))
+            want_c = np.where(want == 0, -1, dtc[idx].astype(np.int64))
             got_d = np.where(code == 0, fd[slots].astype(np.int64) - 128, 0)
-            sub_bad += int(((code != want) | (got_w != want_w) | (got_d != dv[idx])).sum())
+            sub_bad += int(((code != want) | (got_w != want_w) | (got_c != want_c)
+                            | (got_d != dv[idx])).sum())
         print(f"{s}: {count:,} raw positions, {sub_bad} mismatches")
         bad += sub_bad
     return bad
@@ -481,9 +568,9 @@ def main(argv=None):
     ap.add_argument("--pieces", type=int, default=4)
     args = ap.parse_args(argv)
     variant = get_variant(args.variant, flying=args.flying)
-    val, dtw, dv, info = solve(variant.board, args.pieces, args.flying)
+    val, dtw, dtc, dv, info = solve(variant.board, args.pieces, args.flying)
     print(f"longest win {int(dtw[val == 1].max())} plies; draw values {sorted(set(dv[val == 0].tolist()))}")
-    bad = compare(args.db, variant, val, dtw, dv, info)
+    bad = compare(args.db, variant, val, dtw, dtc, dv, info)
     print(f"{bad} mismatches")
     return 1 if bad else 0
 

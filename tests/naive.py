@@ -372,7 +372,7 @@ def placement_recursion(variant, state, movement, memo, combine):
     if state in memo:
         return memo[state]
     mover, opp, mh, oh = state
-    end = rules.decided_by_count(mover, opp, mh, oh)
+    end = rules.decided_by_count(mover, opp, mh, oh, variant.rules.count_hand)
     if end is not None:
         out = ({rules.WIN: "win", rules.LOSS: "loss", rules.DRAW: "draw"}[end], 0)
     elif not (mh or oh):

@@ -1,4 +1,4 @@
-from morris.core.variants import SIX_BOARD, STANDARD_BOARD, get_variant
+from morris.core.variants import MORABARABA_BOARD, SIX_BOARD, STANDARD_BOARD, get_variant
 from morris.core.errors import UnknownVariantError
 import pytest
 
@@ -32,7 +32,7 @@ def test_six_board_geometry():
     assert frozenset(("d6", "d7")) not in {frozenset(b.names(m)) for m in b.mill_masks}
 
 
-@pytest.mark.parametrize("board", [STANDARD_BOARD, SIX_BOARD])
+@pytest.mark.parametrize("board", [STANDARD_BOARD, SIX_BOARD, MORABARABA_BOARD])
 def test_symmetry_group_is_computed_and_closed(board):
     g = board.symmetries
     assert len(g) == 16
@@ -56,7 +56,7 @@ def test_variant_options_and_ids():
     v = get_variant("standard", flying=False, double_mill_removes=2, no_removal_limit=100)
     assert v.ruleset_id == "standard-nofly-dm2-limit100"
     assert get_variant("standard-4").pieces == 4
-    with pytest.raises(UnknownVariantError, match="unknown variant 'morabaraba'"):
-        get_variant("morabaraba")
+    with pytest.raises(UnknownVariantError, match="unknown variant 'lasker'"):
+        get_variant("lasker")
     with pytest.raises(UnknownVariantError, match="1 or 2"):
         get_variant("standard", double_mill_removes=3)

@@ -11,7 +11,7 @@ threefold repetition, ``bestmove none`` when the game is over or no database cov
 (an ``info string`` line says why). Scores are from White's point of view: ``score cp 0`` for a
 draw, ``score cp +/-(1000 - dtc)`` for a win/loss with distance dtc.
 
-Options: ``Seed`` (tie-breaking), ``Variant`` (standard, six, standard-N), ``DatabasePath``,
+Options: ``Seed`` (tie-breaking), ``Variant`` (standard, six, standard-N, morabaraba, twelve), ``DatabasePath``,
 ``NoRemovalLimit`` and ``EndgameNoRemovalLimit`` (plies, 0 for none; limits.py). Under a limit a
 FEN's no-removal counter is read, every move counts it, and ``go`` plays for the value at the
 counter (``bestmove none`` with "drawn by the no-removal limit" once it is reached).

@@ -32,7 +32,8 @@ from .codes import RESULT_WORDS
 from .errors import IllegalMoveError, IllegalPositionError, VariantMismatchError
 from .inputs import is_ascii_number
 from .limits import check_counter
-from .variants import FLY_AT, INNER_RING, MIDDLE_RING, OUTER_RING, Variant, get_variant
+from .variants import (FLY_AT, INNER_RING, MIDDLE_RING, MORABARABA_BOARD, OUTER_RING, Variant,
+                       get_variant)
 
 WHITE, BLACK = 0, 1
 COLOR_NAMES = ("white", "black")
@@ -550,6 +551,8 @@ class Position:
                     "flying is off in this variant" if not variant.rules.flying
                     else f"{me} has {int.bit_count(mover)} pieces and flies only with {FLY_AT}"
                 )
+                if MORABARABA_BOARD.adjacency[frm] >> to & 1 and board.n == MORABARABA_BOARD.n:
+                    why = f"the {board.name} board has no diagonal lines; {why}"
                 return f"{board.points[to]} is not adjacent to {board.points[frm]} ({why})"
         after = mover | (1 << to)
         if frm >= 0:

@@ -78,12 +78,10 @@ def removal_order(board, opp: int, removed: int) -> list[int]:
 
 
 def flies(variant, mover: int, mover_hand: int, opp_hand: int) -> bool:
-    return (
-        variant.rules.flying
-        and mover_hand == 0
-        and opp_hand == 0
-        and popcount(mover) == FLY_AT
-    )
+    """Whether the side to move flies: with the flying rule, once placement is over, with
+    exactly 3 pieces (counting those in hand too under ``count_hand``)."""
+    own = popcount(mover) + (mover_hand if variant.rules.count_hand else 0)
+    return variant.rules.flying and mover_hand == 0 and opp_hand == 0 and own == FLY_AT
 
 
 def turns(variant, mover: int, opp: int, mover_hand: int, opp_hand: int):
@@ -148,13 +146,18 @@ def has_turns(variant, mover, opp, mover_hand, opp_hand) -> bool:
     return any(adj[p] & empty for p in bits(mover))
 
 
-def decided_by_count(mover, opp, mover_hand, opp_hand):
+def decided_by_count(mover, opp, mover_hand, opp_hand, count_hand=False):
     """The value for the side to move if the piece counts end the game, else ``None``: after
-    placement a player with fewer than 3 pieces has lost (a draw if both have)."""
-    if mover_hand or opp_hand:
+    placement a player with fewer than 3 pieces has lost (a draw if both have); with
+    ``count_hand``, a player with fewer than 3 on the board and in hand together, at any time."""
+    if count_hand:
+        short_mover = mover.bit_count() + mover_hand < LOSE_BELOW
+        short_opp = opp.bit_count() + opp_hand < LOSE_BELOW
+    elif mover_hand or opp_hand:
         return None
-    short_mover = mover.bit_count() < LOSE_BELOW
-    short_opp = opp.bit_count() < LOSE_BELOW
+    else:
+        short_mover = mover.bit_count() < LOSE_BELOW
+        short_opp = opp.bit_count() < LOSE_BELOW
     if short_mover and short_opp:
         return DRAW
     if short_mover:
@@ -167,14 +170,19 @@ def decided_by_count(mover, opp, mover_hand, opp_hand):
 def terminal(variant, mover, opp, mover_hand, opp_hand, any_turn=None):
     """The value for the side to move if the game is over, else ``None``.
 
-    After placement a player with fewer than 3 pieces has lost (a draw if both have); a player
-    with no legal turn has lost."""
-    end = decided_by_count(mover, opp, mover_hand, opp_hand)
+    After placement a player with fewer than 3 pieces has lost (a draw if both have; see
+    :func:`decided_by_count`); a player with no legal turn has lost, except on a full board
+    under ``full_board="draw"``, a draw."""
+    end = decided_by_count(mover, opp, mover_hand, opp_hand, variant.rules.count_hand)
     if end is not None:
         return end
     if any_turn is None:
         any_turn = has_turns(variant, mover, opp, mover_hand, opp_hand)
-    return None if any_turn else LOSS
+    if any_turn:
+        return None
+    if mover | opp == variant.board.full and variant.full_board_draws:
+        return DRAW
+    return LOSS
 
 
 def perft_state(variant, mover, opp, mover_hand, opp_hand, depth):

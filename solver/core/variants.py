@@ -17,6 +17,9 @@ name           points  pieces   notes
 ``standard``   24      9        Nine Men's Morris, flying with 3 pieces
 ``standard-N`` 24      N        the standard board with N = 3..8 pieces a side
 ``six``        16      6        Six Men's Morris: outer and middle squares, no flying
+``morabaraba`` 24      12       the standard board with four diagonal lines (20 mills),
+                                flying with 3, counts with the hand, a full board draws
+``twelve``     24      12       Twelve Men's Morris: Morabaraba without flying
 ============== ======= ======== ======================================================
 """
 
@@ -149,9 +152,28 @@ def ring_board(name: str, rings, cross_mills: bool) -> Board:
     return Board(name=name, points=points, edges=tuple(edges), mills=tuple(mills))
 
 
+def with_diagonals(name: str, board: Board) -> Board:
+    """A board of three rings with the four diagonal lines that join the rings' corners
+    (a7-b6-c5, g7-f6-e5, a1-b2-c3, g1-f2-e3): each is a mill and pieces slide along it."""
+    if board.n != 24:
+        raise ValueError("diagonal lines need the three rings of the standard board")
+    ix = board.index
+    lines = [("a7", "b6", "c5"), ("g7", "f6", "e5"), ("a1", "b2", "c3"), ("g1", "f2", "e3")]
+    edges = list(board.edges)
+    mills = list(board.mills)
+    for a, b, c in lines:
+        edges += [(ix[a], ix[b]), (ix[b], ix[c])]
+        mills.append((ix[a], ix[b], ix[c]))
+    return Board(name=name, points=board.points, edges=tuple(edges), mills=tuple(mills))
+
+
 STANDARD_BOARD = ring_board("standard", (INNER_RING, MIDDLE_RING, OUTER_RING), cross_mills=True)
 SIX_BOARD = ring_board("six", (MIDDLE_RING, OUTER_RING), cross_mills=False)
-BOARDS = {b.name: b for b in (STANDARD_BOARD, SIX_BOARD)}
+MORABARABA_BOARD = with_diagonals("morabaraba", STANDARD_BOARD)
+BOARDS = {b.name: b for b in (STANDARD_BOARD, SIX_BOARD, MORABARABA_BOARD)}
+
+#: the outcomes a full board (every point taken, the side to move blocked) may have
+FULL_BOARD = ("draw", "loss")
 
 
 @dataclass(frozen=True)
@@ -166,6 +188,13 @@ class Rules:
       a side to move without a legal move still loses); ``None`` for no limit.
     - ``endgame_no_removal_limit``: E, the limit instead of L in every subspace where a side has
       exactly 3 pieces; ``None``: L there too.
+    - ``count_hand``: pieces in hand count with those on the board (Morabaraba and Lasker Morris
+      as Gevay and Danner solved them): a player with fewer than 3 on the board and in hand
+      together has lost, in placement too. Without it (Nine Men's Morris as Gasser solved it)
+      only the board counts, once placement is over.
+    - ``full_board``: the value of a full board for the side to move, who is blocked: "draw" (the
+      default, and Morabaraba's published convention) or "loss" (blocked loses, as anywhere
+      else). Only a game of 2 x pieces >= points can fill its board.
 
     With a limit the values depend on the counter (limits.py); databases of such rules are
     solved in their own ruleset directory.
@@ -176,8 +205,13 @@ class Rules:
     double_mill_removes: int = 1
     no_removal_limit: int | None = None
     endgame_no_removal_limit: int | None = None
+    count_hand: bool = False
+    full_board: str = "draw"
 
     def __post_init__(self):
+        if self.full_board not in FULL_BOARD:
+            raise UnknownVariantError(
+                f"a full board must be a draw or a loss, got {self.full_board!r}")
         if not isinstance(self.pieces, int) or not 3 <= self.pieces <= 12:
             raise UnknownVariantError(f"pieces per side must be 3..12, got {self.pieces!r}")
         if self.double_mill_removes not in (1, 2):
@@ -236,7 +270,16 @@ class Variant:
             parts.append(f"limit{self.rules.no_removal_limit}")
         if self.rules.endgame_no_removal_limit is not None:
             parts.append(f"endgame{self.rules.endgame_no_removal_limit}")
+        if self.rules.count_hand:
+            parts.append("hand")
+        if self.rules.full_board != "draw":
+            parts.append(f"full{self.rules.full_board}")
         return "-".join(parts)
+
+    @property
+    def full_board_draws(self) -> bool:
+        """Whether a full board is a draw (only a board that 2 x pieces can fill)."""
+        return self.rules.full_board == "draw"
 
     @property
     def limited(self) -> bool:
@@ -261,6 +304,8 @@ class Variant:
             "double_mill_removes": self.rules.double_mill_removes,
             "no_removal_limit": self.rules.no_removal_limit,
             "endgame_no_removal_limit": self.rules.endgame_no_removal_limit,
+            "count_hand": self.rules.count_hand,
+            "full_board": self.rules.full_board,
         }
 
     def cli_flags(self) -> str:
@@ -278,6 +323,10 @@ class Variant:
             out.append(f"--no-removal-limit {r.no_removal_limit}")
         if r.endgame_no_removal_limit is not None:
             out.append(f"--endgame-no-removal-limit {r.endgame_no_removal_limit}")
+        if base is None or r.full_board != base.rules.full_board:
+            out.append(f"--full-board {r.full_board}")
+        if base is None or r.pieces != base.rules.pieces:
+            out.append(f"--pieces {r.pieces}")
         return " ".join(out)
 
 
@@ -285,6 +334,10 @@ def _builtin():
     out = {
         "standard": Variant("standard", STANDARD_BOARD, Rules(pieces=9, flying=True)),
         "six": Variant("six", SIX_BOARD, Rules(pieces=6, flying=False)),
+        "morabaraba": Variant("morabaraba", MORABARABA_BOARD,
+                              Rules(pieces=12, flying=True, count_hand=True)),
+        "twelve": Variant("twelve", MORABARABA_BOARD,
+                          Rules(pieces=12, flying=False, count_hand=True)),
     }
     for k in range(3, 9):
         out[f"standard-{k}"] = Variant(f"standard-{k}", STANDARD_BOARD, Rules(pieces=k, flying=True))
@@ -302,6 +355,7 @@ def get_variant(
     no_removal_limit: int | None = None,
     endgame_no_removal_limit: int | None = None,
     pieces: int | None = None,
+    full_board: str | None = None,
 ) -> Variant:
     """A built-in variant, with rule options changed where given."""
     if isinstance(name, Variant):
@@ -324,6 +378,8 @@ def get_variant(
         changes["endgame_no_removal_limit"] = endgame_no_removal_limit
     if pieces is not None:
         changes["pieces"] = pieces
+    if full_board is not None:
+        changes["full_board"] = full_board
     if not changes:
         return base
     rules = dataclasses.replace(base.rules, **changes)
@@ -344,5 +400,7 @@ def variant_from_fields(d: dict) -> Variant:
         double_mill_removes=int(d["double_mill_removes"]),
         no_removal_limit=d["no_removal_limit"],
         endgame_no_removal_limit=d.get("endgame_no_removal_limit"),
+        count_hand=bool(d.get("count_hand", False)),
+        full_board=d.get("full_board", "draw"),
     )
     return Variant(d.get("name", d.get("ruleset", board.name)), board, rules)

@@ -140,6 +140,12 @@ def ruleset_fields(variant) -> dict:
     }
     if variant.rules.endgame_no_removal_limit is not None:  # (files before it existed lack it)
         out["endgame_no_removal_limit"] = variant.rules.endgame_no_removal_limit
+    # the rules of round 4's games, stated where they hold (the standard game's headers, and so
+    # its files, stay as they were)
+    if variant.rules.count_hand:
+        out["count_hand"] = True
+    if variant.rules.full_board != "draw":
+        out["full_board"] = variant.rules.full_board
     return out
 
 

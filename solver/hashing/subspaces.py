@@ -81,9 +81,11 @@ def movement_subspaces(variant, max_pieces: int | None = None) -> list[Subspace]
 def placement_subspaces(variant) -> list[Subspace]:
     """Placement subspaces that play from the start position can reach: the side to move has
     as many pieces in hand as the opponent (white to move) or one more (black to move), and each
-    side has at most ``pieces - in hand`` on the board."""
+    side has at most ``pieces - in hand`` on the board. Under ``count_hand`` the games that the
+    piece counts have ended (fewer than 3 on the board and in hand) are left out."""
     N = variant.pieces
     n = variant.board.n
+    count_hand = variant.rules.count_hand
     out = []
     for ho in range(0, N + 1):
         for hm in (ho, ho + 1):
@@ -91,9 +93,26 @@ def placement_subspaces(variant) -> list[Subspace]:
                 continue
             for m in range(0, N - hm + 1):
                 for o in range(0, N - ho + 1):
-                    if m + o <= n:
-                        out.append(Subspace(m, o, hm, ho))
+                    sub = Subspace(m, o, hm, ho)
+                    if m + o <= n and not (count_hand and ended_by_count(sub)):
+                        out.append(sub)
     return out
+
+
+def ended_by_count(sub: Subspace) -> bool:
+    """Whether a side has fewer than 3 pieces on the board and in hand together."""
+    return min(sub.m + sub.hm, sub.o + sub.ho) < LOSE_BELOW
+
+
+def child_counts(child: Subspace, movement: bool, count_hand: bool) -> tuple:
+    """How a placement's kernels see a child subspace (from ``placement_children``): (the
+    mover's pieces on the board, the opponent's, 1 if the placement phase is over, 1 if the
+    counts may end the game there, the mover's count and the opponent's that decide it). The
+    counts that decide are those on the board, with the hands under ``count_hand`` (which
+    decides in placement too)."""
+    if count_hand:
+        return (child.m, child.o, int(movement), 1, child.m + child.hm, child.o + child.ho)
+    return (child.m, child.o, int(movement), int(movement), child.m, child.o)
 
 
 # ------------------------------------------------------------------------ movement graph
@@ -146,6 +165,9 @@ def check_placement(variant, sub: Subspace) -> None:
         )
     if sub.m + sub.o > variant.board.n:
         raise UsageError(f"subspace {sub}: {sub.m + sub.o} pieces do not fit on {variant.board.n} points")
+    if variant.rules.count_hand and ended_by_count(sub):
+        raise UsageError(f"subspace {sub}: a side has fewer than {LOSE_BELOW} pieces on the board and "
+                         f"in hand, so the game is over there (nothing to solve)")
 
 
 # ------------------------------------------------------------------------ placement graph
@@ -166,18 +188,21 @@ def placement_children(sub: Subspace, dm: int) -> dict:
     return out
 
 
-def reads_file(child: Subspace, movement: bool) -> bool:
+def reads_file(child: Subspace, movement: bool, count_hand: bool = False) -> bool:
     """Whether a placement subspace reads the file of this child (from ``placement_children``):
-    every placement child, and movement children where both sides have 3 pieces or more (with
-    fewer the game is over and nothing needs reading)."""
+    every child where both sides have 3 pieces or more (counting the hands under
+    ``count_hand``; else placement children whatever their counts): with fewer the game is
+    over and nothing needs reading."""
+    if count_hand:
+        return not ended_by_count(child)
     return not movement or (child.m >= LOSE_BELOW and child.o >= LOSE_BELOW)
 
 
-def placement_inputs(sub: Subspace, dm: int) -> list[Subspace]:
+def placement_inputs(sub: Subspace, dm: int, count_hand: bool = False) -> list[Subspace]:
     """The subspaces whose files a placement subspace reads."""
     out = []
     for child, movement in placement_children(sub, dm).values():
-        if reads_file(child, movement) and child not in out:
+        if reads_file(child, movement, count_hand) and child not in out:
             out.append(child)
     return out
 
@@ -198,6 +223,6 @@ def placement_closure(variant, targets) -> list[Subspace]:
             continue
         seen.add(s)
         for c, mv in placement_children(s, dm).values():
-            if not mv:
+            if reads_file(c, mv, variant.rules.count_hand) and not mv:
                 stack.append(c)
     return sorted(seen, key=lambda s: (-layer(variant, s), s))

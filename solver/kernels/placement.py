@@ -58,8 +58,10 @@ def placement_sweep(T, Ob, dm, m, o, hm, ho, r_lo, r_hi, out, cinfo, c0, c1, c2,
     the orbit representatives ``r_lo .. r_hi - 1`` of size m, into ``out[slot]`` as
     ``value | dtc << 2``.
 
-    ``cinfo[k]``: (mover count, opponent count, 1 if both hands are then empty) of the child
-    after a placement removing k pieces; ``c_k`` its plane (a movement child: values; a
+    ``cinfo[k]``: (the mover's pieces on the board, the opponent's, 1 if both hands are then
+    empty, 1 if the counts may end the game there, the mover's count and the opponent's that
+    decide it) of the child after a placement removing k pieces (subspaces.child_counts: the
+    counts that decide take the hands where the rules count them); ``c_k`` its plane (a movement child: values; a
     placement child: packed like ``out``). With ``wout`` not empty, also the dtw of every
     position into ``wout[slot]`` (plies to the end of the game: 1 + the least dtw of a move
     into a position lost for the side that then moves, or 1 + the largest of every move for
@@ -151,11 +153,8 @@ def placement_sweep(T, Ob, dm, m, o, hm, ho, r_lo, r_hi, out, cinfo, c0, c1, c2,
                     moved = cinfo[k, 2] == 1
                     # the child's value for its side to move, and its distance
                     r = ONGOING
-                    if moved:
-                        if switched:
-                            r = count_result(o - k, m + 1)
-                        else:
-                            r = count_result(m + 1, o - k)
+                    if cinfo[k, 3] == 1:
+                        r = count_result(cinfo[k, 4], cinfo[k, 5])
                     w = np.int64(0)
                     dv = np.int64(0)
                     if r != ONGOING:

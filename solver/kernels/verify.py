@@ -42,10 +42,11 @@ def minimax(moves, best_win, draw, worst_loss):
 
 @njit(parallel=True, **_NJ)
 def check_movement(T, Ob, flying, m, o, vals, dtc, sib_vals, sib_dtc, child_vals, child_dist,
-                   slots, bad_count, bad_first, limit):
+                   slots, bad_count, bad_first, limit, blocked_draw):
     """Check the slots ``slots`` (increasing) of subspace (m, o). ``sib_*``: planes of (o, m);
-    ``child_vals``: values of (o-1, m); ``limit``: the no-removal limit, -1 for none. Per
-    chunk: mismatches and the first mismatching slot.
+    ``child_vals``: values of (o-1, m); ``limit``: the no-removal limit, -1 for none;
+    ``blocked_draw``: a position without a move is a draw (the board is full, and the rules
+    make a full board a draw), not a loss. Per chunk: mismatches and the first mismatching slot.
 
     The distance checked is dtc when ``child_dist`` is empty (a removal is a conversion: 1),
     and dtw when it holds the dtw plane of (o-1, m) (``dtc``/``sib_dtc`` then the dtw planes of
@@ -90,6 +91,8 @@ def check_movement(T, Ob, flying, m, o, vals, dtc, sib_vals, sib_dtc, child_vals
                 else:
                     worst_loss = max(worst_loss, d)
             ev, ed = minimax(moves, best_win, draw, worst_loss)
+            if moves == 0 and blocked_draw:
+                ev = DRAW
             sv = vals[i]
             ok = sv == ev and (ev == DRAW or np.int64(dtc[i]) == ed)
             if not ok:
@@ -101,14 +104,15 @@ def check_movement(T, Ob, flying, m, o, vals, dtc, sib_vals, sib_dtc, child_vals
 
 
 @njit(parallel=True, **_NJ)
-def check_placement(T, Ob, flying, dm, m, o, hm, ho, slots, vals, dtc, cinfo, v0, d0, v1, d1, v2, d2,
+def check_placement(T, Ob, flying, count_hand, dm, m, o, hm, ho, slots, vals, dtc, cinfo, v0, d0, v1, d1, v2, d2,
                     bad_count, bad_first, mode):
     """Check the placement slots ``slots`` of subspace (m, o, hm, ho) the plain way, in slot
     order, sharing nothing with the sweep's evaluation (kernels/placement.py): the generic turn
     generator, each child made by ``apply_turn``, its slot by ``index_one``, its value and
     distance read from unpacked planes (``v_k``/``d_k``: the child after a turn removing k
     pieces; ``cinfo[k]`` = its (mover, opponent, mover's hand, opponent's hand) as seen there).
-    A child whose counts are not ``cinfo[k]`` counts as a mismatch. ``mode`` says what ``dtc``
+    A child whose counts are not ``cinfo[k]`` counts as a mismatch. The piece counts end the
+    game once placement is over, or at any time with ``count_hand`` (board and hand together). ``mode`` says what ``dtc``
     and every ``d_k`` hold: 0 dtc (a removal or the end of placement counts 1, another move
     1 + its child's), 1 dtw (every move 1 + its child's), 2 stored draw values (a draw's is the
     best over its drawing moves of the child's, negated when the turn passes, a game the rules
@@ -140,7 +144,10 @@ def check_placement(T, Ob, flying, dm, m, o, hm, ho, slots, vals, dtc, cinfo, v0
                 pm = popcount(M2)
                 po = popcount(O2)
                 moved = mh2 == 0 and oh2 == 0
-                r = count_result(pm, po) if moved else ONGOING
+                if count_hand:
+                    r = count_result(pm + mh2, po + oh2)
+                else:
+                    r = count_result(pm, po) if moved else ONGOING
                 if r != ONGOING:
                     v = np.int64(r)
                     d = np.int64(0)
@@ -235,7 +242,10 @@ def check_draws_movement(T, Ob, flying, m, o, vals, dv, dd, rank, sib_vals, sib_
                         best, lo, hi = x, d, d
                     elif x == best:
                         lo, hi = min(lo, d), max(hi, d)
-                want = 0 if best == rank else (lo if best > rank else hi)
+                if nt == 0:  # blocked and drawn (a full board): the rules end it, 0 and 0
+                    best, want = 0, 0
+                else:
+                    want = 0 if best == rank else (lo if best > rank else hi)
                 ok = dv[i] != 0 and v == best and np.int64(dd[i]) == want
             if not ok:
                 nbad += 1

@@ -18,7 +18,7 @@ import numpy as np
 from ..format.fileformat import TableFile
 from ..database.folders import file_in, file_path, open_checked
 from ..core.codes import NAME_OF_SCORE, SCORE_OF_CODE
-from ..core.errors import MissingSubspaceError
+from ..core.errors import MissingSubspaceError, UnsupportedRulesError
 from ..hashing.index import Hasher
 from ..hashing.subspaces import movement_subspaces
 from ..core.position import Position
@@ -33,6 +33,10 @@ class PlacementSearch:
 
     def __init__(self, db, variant, tt_bits: int = 24, reporter: Reporter | None = None):
         rep = reporter or Reporter(quiet=True)
+        if variant.rules.count_hand:
+            raise UnsupportedRulesError(
+                f"the placement search does not count the pieces in hand ({variant.name}'s rules "
+                f"do): solve the placement phase instead (morris solve --phase all)")
         self.variant = variant
         self.hasher = Hasher(variant.board)
         n = variant.board.n
@@ -145,7 +149,8 @@ class SearchFallback:
             found = None
             t = time.perf_counter()
             subs = movement_subspaces(variant)
-            for d in self.files.directories(variant):
+            dirs = [] if variant.rules.count_hand else self.files.directories(variant)
+            for d in dirs:  # (the search does not count hands: no search for those rules)
                 if all(os.path.exists(file_in(d, s)) for s in subs):
                     found = PlacementSearch(os.path.dirname(d), variant)
                     break

@@ -239,15 +239,15 @@ class Tablebase:
         having no legal move where no file covers the position (files store those as lost)."""
         # a blocked side to move is stored in the files as a loss in 0: no move generation here
         end = rules.decided_by_count(position.mover, position.opponent, position.mover_hand,
-                                       position.opponent_hand)
+                                       position.opponent_hand, position.variant.rules.count_hand)
         if end is not None:
             return None, end
         try:
             return self.slot(position)
         except MissingSubspaceError:
-            if not rules.has_turns(position.variant, position.mover, position.opponent,
-                                     position.mover_hand, position.opponent_hand):
-                return None, "loss"
+            end = rules.terminal(position.variant, *position.state)
+            if end is not None:
+                return None, end
             raise
 
     def _db_probe(self, position: Position) -> ProbeResult:
@@ -303,7 +303,7 @@ class Tablebase:
         v = position.variant
         sub = self._subspace(position)
         return all(self._has(v, (s.m, s.o, s.hm, s.ho))
-                   for s in [sub] + placement_inputs(sub, v.rules.double_mill_removes))
+                   for s in [sub] + placement_inputs(sub, v.rules.double_mill_removes, v.rules.count_hand))
 
     # ------------------------------------------------------------------ dtw, draw values
     def dtw_table(self, variant, sub: Subspace) -> TableFile:

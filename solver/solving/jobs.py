@@ -220,7 +220,7 @@ class PlacementSubspace(Job):
             for kind, on in (("dtw", self.dtw), ("draw", self.draws)) if on]
 
     def input_subspaces(self, variant) -> list[Subspace]:
-        return placement_inputs(self.sub, variant.rules.double_mill_removes)
+        return placement_inputs(self.sub, variant.rules.double_mill_removes, variant.rules.count_hand)
 
     def run(self, out, variant, reporter=None, hasher=None) -> int:
 

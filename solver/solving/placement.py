@@ -20,7 +20,8 @@ import numpy as np
 from ..database.folders import file_path, read_planes
 from ..hashing.index import Hasher
 from ..core.progress import Reporter
-from ..hashing.subspaces import Subspace, placement_children, placement_inputs, reads_file
+from ..hashing.subspaces import (Subspace, child_counts, placement_children, placement_inputs,
+                                 reads_file)
 from ..core.codes import UNUSED
 
 _EMPTY = np.zeros(0, np.uint8)
@@ -42,7 +43,7 @@ def pack(values, dtc):
 def load_children(out, variant, sub: Subspace) -> dict:
     """The planes :func:`evaluate` reads, from the files under ``out``."""
     planes = {}
-    for c in placement_inputs(sub, variant.rules.double_mill_removes):
+    for c in placement_inputs(sub, variant.rules.double_mill_removes, variant.rules.count_hand):
         vals, dtc = read_planes(file_path(out, variant, c), with_dtc=c.placement)
         planes[c] = pack(vals, dtc)
         del vals, dtc
@@ -60,9 +61,10 @@ def evaluate(variant, sub: Subspace, planes: dict, hasher: Hasher, reporter=None
 
     rep = reporter or Reporter(quiet=True)
     dm = variant.rules.double_mill_removes
+    hand = variant.rules.count_hand
     kids = placement_children(sub, dm)
     sizes = {sub.o, sub.m, sub.m + 1}
-    cinfo = np.zeros((3, 3), dtype=np.int64)
+    cinfo = np.zeros((3, 6), dtype=np.int64)
     arrays = []
     warrays = []
     varrays = []
@@ -70,9 +72,9 @@ def evaluate(variant, sub: Subspace, planes: dict, hasher: Hasher, reporter=None
     for k in range(3):
         if k in kids:
             c, mv = kids[k]
-            cinfo[k] = (c.m, c.o, 1 if mv else 0)
+            cinfo[k] = child_counts(c, mv, hand)
             sizes.add(c.o)
-            if reads_file(c, mv):
+            if reads_file(c, mv, hand):
                 arrays.append(planes[c])
                 warrays.append(np.ascontiguousarray(dtw[c], dtype=np.uint16) if dtw is not None else empty16)
                 varrays.append(np.ascontiguousarray(draws[c], dtype=np.uint8) if draws is not None else _EMPTY)

@@ -21,6 +21,7 @@ from dataclasses import dataclass
 import numba
 import numpy as np
 
+from ..core.codes import DRAW, DV0, UNUSED
 from ..core.errors import UnsupportedRulesError
 from ..hashing.index import Hasher
 from ..core.progress import Reporter
@@ -87,8 +88,20 @@ def solve_pair(variant, top: Subspace, children: dict, hasher: Hasher | None = N
     seconds["propagate"] = time.perf_counter() - t0
     t0 = time.perf_counter()
     values, dtcs = finish(pair)
+    if full_board_draws(variant, top):
+        for sub in pair.parts:  # every position is blocked, and drawn
+            used = values[sub] != UNUSED
+            values[sub][used] = DRAW
+            dtcs[sub][used] = 0
     seconds["finish"] = time.perf_counter() - t0
     return PairResult(values=values, dtc=dtcs, seconds=seconds, levels=levels)
+
+
+def full_board_draws(variant, top: Subspace) -> bool:
+    """Whether the pair of ``top`` fills the board (every position blocked) under the rule that
+    a full board is a draw: the count finds each position lost in 0, and this rule then makes it
+    a draw (dtw 0, draw value 0, the value of a game the rules end drawn)."""
+    return top.m + top.o == variant.board.n and variant.full_board_draws
 
 
 def check_supported(variant) -> None:
@@ -234,6 +247,8 @@ def solve_pair_dtw(variant, top: Subspace, values, children,
     rep = reporter or Reporter(quiet=True)
     check_supported(variant)
     hasher = hasher or Hasher(variant.board)
+    if full_board_draws(variant, top):
+        return {sub: np.zeros(hasher.slots(sub), np.uint16) for sub in top.pair}
     pair = lay_out(hasher, top)
     vals = np.full(len(pair.st), 3, dtype=np.uint8)
     for p, sub in enumerate(pair.parts):
@@ -326,6 +341,9 @@ def solve_pair_draws(variant, top: Subspace, values, children, ranks: dict,
     rep = reporter or Reporter(quiet=True)
     check_supported(variant)
     hasher = hasher or Hasher(variant.board)
+    if full_board_draws(variant, top):
+        return {sub: (np.where(values(sub) == DRAW, DV0, 0).astype(np.uint8),
+                      np.zeros(hasher.slots(sub), np.uint8)) for sub in top.pair}
     pair = lay_out(hasher, top)
     n_all = len(pair.st)
     exits = np.full(n_all, DK.NONE, dtype=np.uint16)  # (the slots between the parts too)

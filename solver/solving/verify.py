@@ -246,10 +246,11 @@ def _verify_movement(fr: FileReport, header, directory, rep, sample=None, dtw=Fa
 
     limit = header.get("limit")
     limit = -1 if limit is None else int(limit)
+    blocked_draw = sub.m + sub.o == board.n and header.get("full_board", "draw") == "draw"
 
     def check(part, bad, first):
         check_movement(T, Ob, flying, sub.m, sub.o, vals, dist, sib_vals, sib_dist, child_vals,
-                       child_dist, part, bad, first, limit)
+                       child_dist, part, bad, first, limit, blocked_draw)
 
     _run_check(fr, header, sub, h, len(vals), sample, rep, check)
 
@@ -373,7 +374,7 @@ def _verify_placement(fr: FileReport, header, directory, rep, sample=None, mode=
 
     try:
         for k in range(3):
-            if k in kids and reads_file(*kids[k]):
+            if k in kids and reads_file(*kids[k], variant.rules.count_hand):
                 c = kids[k][0]
                 if not _inputs_ok(fr, [file_in(directory, c)] + ([file_in(directory, c, side_kind)] if mode else [])):
                     return
@@ -396,7 +397,7 @@ def _verify_placement(fr: FileReport, header, directory, rep, sample=None, mode=
     flying = bool(header["flying"])
 
     def check(part, bad, first):
-        check_placement(T, Ob, flying, dm, sub.m, sub.o, sub.hm, sub.ho, part, vals, dtc, cinfo,
+        check_placement(T, Ob, flying, variant.rules.count_hand, dm, sub.m, sub.o, sub.hm, sub.ho, part, vals, dtc, cinfo,
                         *arrays, bad, first, mode)
 
     _run_check(fr, header, sub, h, len(vals), sample, rep, check)
