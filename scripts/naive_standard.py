@@ -190,16 +190,13 @@ def _fill_moves(lo, hi, m, o, n, full, adj, pmills, flying, binom, off, start, c
 
 
 @njit(cache=True)
-def _retrograde(start, child, val, dtw):
-    """Values and dtw by breadth-first retrograde analysis over the whole move graph (removals
-    are edges like any other): a position with no move is lost in 0, one with a move that ends
-    the game won in 1; then level by level, a move into a position lost at h wins at h + 1, and
-    a position whose every move leads into won positions is lost at 1 + the last of them."""
+def _reverse(start, child, edge):
+    """The predecessors of every position over the moves ``e`` with ``edge[e]``: position q's
+    are ``pred[rdeg[q]:rdeg[q + 1]]``."""
     N = len(start) - 1
-    # predecessors (reverse graph)
     rdeg = np.zeros(N + 1, dtype=np.int64)
     for e in range(len(child)):
-        if child[e] >= 0:
+        if edge[e]:
             rdeg[child[e] + 1] += 1
     for i in range(N):
         rdeg[i + 1] += rdeg[i]
@@ -207,29 +204,19 @@ def _retrograde(start, child, val, dtw):
     fill = rdeg[:N].copy()
     for i in range(N):
         for e in range(start[i], start[i + 1]):
-            j = child[e]
-            if j >= 0:
-                pred[fill[j]] = i
-                fill[j] += 1
-    left = np.empty(N, dtype=np.int64)
-    frontier = np.empty(N, dtype=np.int64)
-    nf = 0
-    for i in range(N):
-        left[i] = start[i + 1] - start[i]
-        if left[i] == 0:
-            val[i] = -1
-            dtw[i] = 0
-            frontier[nf] = i
-            nf += 1
-    nxt = np.empty(N, dtype=np.int64)
-    ended = np.zeros(N, dtype=np.bool_)
-    for i in range(N):  # a move that ends the game: won in 1
-        if dtw[i] == BIG:
-            for e in range(start[i], start[i + 1]):
-                if child[e] < 0:
-                    val[i] = 1
-                    dtw[i] = 1
-                    ended[i] = True
+            if edge[e]:
+                pred[fill[child[e]]] = i
+                fill[child[e]] += 1
+    return rdeg, pred
+
+
+@njit(cache=True)
+def _levels(rdeg, pred, val, dist, left, frontier, nf, ones, n1):
+    """Breadth-first retrograde levels: ``frontier[:nf]`` holds the positions decided at 0 and
+    ``ones[:n1]`` those decided at 1 before any move is followed; then a predecessor of a
+    position lost at h is won at h + 1, and one whose ``left`` moves not yet known to lead into
+    a won position run out is lost at h + 1. Returns the number of levels."""
+    nxt = np.empty(len(val), dtype=np.int64)
     h = 0
     while nf or h == 0:
         nn = 0
@@ -237,30 +224,97 @@ def _retrograde(start, child, val, dtw):
             q = frontier[f]
             for r in range(rdeg[q], rdeg[q + 1]):
                 p = pred[r]
-                if dtw[p] != BIG and dtw[p] <= h + 1:
+                if dist[p] != BIG and dist[p] <= h + 1:
                     continue
                 if val[q] == -1:
-                    if dtw[p] == BIG:
+                    if dist[p] == BIG:
                         val[p] = 1
-                        dtw[p] = h + 1
+                        dist[p] = h + 1
                         nxt[nn] = p
                         nn += 1
                 else:
                     left[p] -= 1
-                    if left[p] == 0 and dtw[p] == BIG:
+                    if left[p] == 0 and dist[p] == BIG:
                         val[p] = -1
-                        dtw[p] = h + 1
+                        dist[p] = h + 1
                         nxt[nn] = p
                         nn += 1
-        if h == 0:  # the wins in 1 by a move that ends the game (set before) join level 1
-            for i in range(N):
-                if dtw[i] == 1 and val[i] == 1 and ended[i]:
-                    nxt[nn] = i
-                    nn += 1
+        if h == 0:  # the positions decided at 1 before (set already) join level 1
+            for k in range(n1):
+                nxt[nn] = ones[k]
+                nn += 1
         frontier, nxt = nxt, frontier
         nf = nn
         h += 1
     return h
+
+
+@njit(cache=True)
+def _retrograde(start, child, val, dtw):
+    """Values and dtw by breadth-first retrograde analysis over the whole move graph (removals
+    are edges like any other): a position with no move is lost in 0, one with a move that ends
+    the game won in 1; then level by level, a move into a position lost at h wins at h + 1, and
+    a position whose every move leads into won positions is lost at 1 + the last of them."""
+    N = len(start) - 1
+    rdeg, pred = _reverse(start, child, child >= 0)
+    left = np.empty(N, dtype=np.int64)
+    frontier = np.empty(N, dtype=np.int64)
+    ones = np.empty(N, dtype=np.int64)  # a move that ends the game: won in 1
+    nf = 0
+    n1 = 0
+    for i in range(N):
+        left[i] = start[i + 1] - start[i]
+        if left[i] == 0:
+            val[i] = -1
+            dtw[i] = 0
+            frontier[nf] = i
+            nf += 1
+            continue
+        for e in range(start[i], start[i + 1]):
+            if child[e] < 0:
+                val[i] = 1
+                dtw[i] = 1
+                ones[n1] = i
+                n1 += 1
+                break
+    return _levels(rdeg, pred, val, dtw, left, frontier, nf, ones, n1)
+
+
+@njit(cache=True)
+def _retrograde_dtc(start, child, removal, val, dtc):
+    """dtc by breadth-first retrograde analysis, given the values ``val``: the moves without
+    removal are the edges; a removal is decided at once by its child's value (into a lost
+    position, or ending the game: a win in 1; into a won one: a losing move of length 1; into a
+    draw: never a loss). A position with no move is lost in 0; a win is 1 + its quickest lost
+    child (or 1 by a removal), a loss 1 + its last won child (or 1 when only removals remain).
+    (The levels write ``val`` again with the values it holds.)"""
+    N = len(start) - 1
+    rdeg, pred = _reverse(start, child, (child >= 0) & (removal == 0))
+    left = np.zeros(N, dtype=np.int64)  # moves not yet known to lead into a won position
+    frontier = np.empty(N, dtype=np.int64)
+    ones = np.empty(N, dtype=np.int64)  # decided at 1 by removals alone
+    nf = 0
+    n1 = 0
+    for i in range(N):
+        if start[i + 1] == start[i]:
+            dtc[i] = 0
+            frontier[nf] = i
+            nf += 1
+            continue
+        wins = False
+        for e in range(start[i], start[i + 1]):
+            j = child[e]
+            if removal[e] == 0:
+                left[i] += 1
+            elif j < 0 or val[j] == -1:
+                wins = True
+            elif val[j] == 0:
+                left[i] += 1  # a drawing removal: never all moves into won positions
+        if wins or left[i] == 0:
+            dtc[i] = 1
+            ones[n1] = i
+            n1 += 1
+    return _levels(rdeg, pred, val, dtc, left, frontier, nf, ones, n1)
 
 
 @njit(parallel=True, cache=True)
@@ -334,83 +388,6 @@ def _sweep(lo, hi, a_side, t, start, child, removal, val, best, worst, X, Y):
                 X[i] = ok
                 changes[c] += 1
     return changes.sum()
-
-
-@njit(cache=True)
-def _retrograde_dtc(start, child, removal, val, dtc):
-    """dtc by breadth-first retrograde analysis, given the values ``val``: the moves without
-    removal are the edges; a removal is decided at once by its child's value (into a lost
-    position, or ending the game: a win in 1; into a won one: a losing move of length 1; into a
-    draw: never a loss). A position with no move is lost in 0; a win is 1 + its quickest lost
-    child (or 1 by a removal), a loss 1 + its last won child (or 1 when only removals remain)."""
-    N = len(start) - 1
-    rdeg = np.zeros(N + 1, dtype=np.int64)
-    for e in range(len(child)):
-        if child[e] >= 0 and removal[e] == 0:
-            rdeg[child[e] + 1] += 1
-    for i in range(N):
-        rdeg[i + 1] += rdeg[i]
-    pred = np.empty(rdeg[N], dtype=np.int32)
-    fill = rdeg[:N].copy()
-    for i in range(N):
-        for e in range(start[i], start[i + 1]):
-            j = child[e]
-            if j >= 0 and removal[e] == 0:
-                pred[fill[j]] = i
-                fill[j] += 1
-    left = np.zeros(N, dtype=np.int64)  # moves not yet known to lead into a won position
-    frontier = np.empty(N, dtype=np.int64)
-    ones = np.empty(N, dtype=np.int64)  # decided at 1 by removals alone
-    nf = 0
-    n1 = 0
-    for i in range(N):
-        if start[i + 1] == start[i]:
-            dtc[i] = 0
-            frontier[nf] = i
-            nf += 1
-            continue
-        wins = False
-        for e in range(start[i], start[i + 1]):
-            j = child[e]
-            if removal[e] == 0:
-                left[i] += 1
-            elif j < 0 or val[j] == -1:
-                wins = True
-            elif val[j] == 0:
-                left[i] += 1  # a drawing removal: never all moves into won positions
-        if wins or left[i] == 0:
-            dtc[i] = 1
-            ones[n1] = i
-            n1 += 1
-    nxt = np.empty(N, dtype=np.int64)
-    h = 0
-    while nf or h == 0:
-        nn = 0
-        for f in range(nf):
-            q = frontier[f]
-            for r in range(rdeg[q], rdeg[q + 1]):
-                p = pred[r]
-                if dtc[p] != BIG and dtc[p] <= h + 1:
-                    continue
-                if val[q] == -1:
-                    if dtc[p] == BIG:
-                        dtc[p] = h + 1
-                        nxt[nn] = p
-                        nn += 1
-                else:
-                    left[p] -= 1
-                    if left[p] == 0 and dtc[p] == BIG:
-                        dtc[p] = h + 1
-                        nxt[nn] = p
-                        nn += 1
-        if h == 0:
-            for k in range(n1):
-                nxt[nn] = ones[k]
-                nn += 1
-        frontier, nxt = nxt, frontier
-        nf = nn
-        h += 1
-    return h
 
 
 def tables(board, top):

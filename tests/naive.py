@@ -367,8 +367,9 @@ def placement_recursion(variant, state, movement, memo, combine):
     """A placement position's (value, metric) by plain recursion over the reference move
     generator (rules.py) down to the movement phase, whose (value, metric) ``movement(mover,
     opp)`` gives; a game the rules end by the piece count is (its value, 0). ``combine(results)``
-    makes a position's (value, metric) from its moves' [(value, metric, switched)], each as the
-    side that moves next sees it (``switched``: the turn passes)."""
+    makes a position's (value, metric) from its moves' [(value, metric, switched, conversion)],
+    each as the side that moves next sees it (``switched``: the turn passes; ``conversion``: the
+    move removes, or it is the last placement)."""
     if state in memo:
         return memo[state]
     mover, opp, mh, oh = state
@@ -382,7 +383,7 @@ def placement_recursion(variant, state, movement, memo, combine):
         for t in rules.turns(variant, mover, opp, mh, oh):
             child, switched = rules.child(mover, opp, mh, oh, t)
             v, x = placement_recursion(variant, child, movement, memo, combine)
-            results.append((v, x, switched))
+            results.append((v, x, switched, t[2] != 0 or not (child[2] or child[3])))
         out = combine(results)
     memo[state] = out
     return out

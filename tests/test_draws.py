@@ -168,7 +168,7 @@ def _draw_of_moves(results):
     """(value, draw value) of a placement position from its moves' (naive.placement_recursion):
     a draw's is the best over its drawing moves of the child's, negated when the turn passes;
     a game the rules end drawn is 0."""
-    results = [(naive.NEGATE[v], None if x is None else -x) if sw else (v, x) for v, x, sw in results]
+    results = [(naive.NEGATE[v], None if x is None else -x) if sw else (v, x) for v, x, sw, _ in results]
     if not results:
         return ("loss", None)
     if any(v == "win" for v, _ in results):

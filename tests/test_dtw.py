@@ -172,7 +172,7 @@ def test_verify_catches_a_wrong_dtw_with_a_valid_checksum(dtw_db, tmp_path):
 def _dtw_of_moves(results):
     """(value, dtw) of a placement position from its moves' (naive.placement_recursion): a win
     is 1 + the least dtw of a move into a lost position, a loss 1 + the largest."""
-    results = [(naive.NEGATE[v] if sw else v, d) for v, d, sw in results]
+    results = [(naive.NEGATE[v] if sw else v, d) for v, d, sw, _ in results]
     wins = [d for v, d in results if v == "win"]
     if not results:
         return ("loss", 0)

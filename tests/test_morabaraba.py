@@ -10,6 +10,8 @@ import sys
 import pytest
 from click.testing import CliRunner
 
+import naive
+
 from morris import open_tablebase
 from morris.cli.main import cli
 from morris.core import rules
@@ -22,7 +24,6 @@ from morris.solving.schedule import solve
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "scripts"))
 QUIET = Reporter(quiet=True)
-NEG = {"win": "loss", "loss": "win", "draw": "draw"}
 
 
 def test_the_board_has_four_diagonal_lines():
@@ -99,38 +100,25 @@ def test_movement_agrees_with_the_raw_reference(mora3, flying, capsys):
     assert "3-3: 2,691,920 raw positions, 0 mismatches" in capsys.readouterr().out
 
 
-def _naive(v, state, movement, memo):
-    """(value, dtc, dtw) of a position by plain recursion over rules.py down to the movement
-    phase, whose (value, dtc, dtw) ``movement(mover, opp)`` reads. dtc: a removal, or the last
-    placement, counts 1; dtw: every move 1 + its child's."""
-    if state in memo:
-        return memo[state]
-    mover, opp, mh, oh = state
-    end = rules.terminal(v, mover, opp, mh, oh) if (mh or oh) else None
-    if end is not None:
-        out = (end, 0, 0)
-    elif not (mh or oh):
-        out = movement(mover, opp)
-    else:
-        wins, draws, losses = [], False, []
-        for t in rules.turns(v, mover, opp, mh, oh):
-            child, switched = rules.child(mover, opp, mh, oh, t)
-            cv, cc, cw = _naive(v, child, movement, memo)
-            cv = NEG[cv] if switched else cv
-            if cv == "draw":
-                draws = True
-                continue
-            conv = t[2] != 0 or not (child[2] or child[3])
-            step = (1 if conv else cc + 1, cw + 1)
-            (wins if cv == "win" else losses).append(step)
-        if wins:
-            out = ("win", min(c for c, _ in wins), min(w for _, w in wins))
-        elif draws:
-            out = ("draw", None, None)
-        else:
-            out = ("loss", max(c for c, _ in losses), max(w for _, w in losses))
-    memo[state] = out
-    return out
+def _dtc_dtw_of_moves(results):
+    """(value, (dtc, dtw)) of a placement position from its moves' (naive.placement_recursion):
+    dtc counts 1 for a removal or the last placement, else 1 + the child's; dtw 1 + the child's;
+    a win takes the least over its winning moves, a loss the largest over all. (A game the
+    rules end has the metric 0: both distances 0.)"""
+    wins, losses, draw = [], [], False
+    for v, x, sw, conversion in results:
+        v = naive.NEGATE[v] if sw else v
+        if v == "draw":
+            draw = True
+            continue
+        dtc, dtw = x if x else (0, 0)
+        step = (1 if conversion else dtc + 1, dtw + 1)
+        (wins if v == "win" else losses).append(step)
+    if wins:
+        return ("win", (min(c for c, _ in wins), min(w for _, w in wins)))
+    if draw:
+        return ("draw", (None, None))
+    return ("loss", (max(c for c, _ in losses), max(w for _, w in losses)))
 
 
 @pytest.mark.parametrize("flying", [True, False])
@@ -147,12 +135,13 @@ def test_placement_agrees_with_plain_recursion(mora3, flying):
         def movement(mover, opp):
             p = Position.from_masks(v, mover, opp, 0)
             r = tb.probe(p)
-            return (r.value, r.dtc, tb.probe_dtw(p))
+            return (r.value, (r.dtc, tb.probe_dtw(p)))
 
         def check(pos):
-            want = _naive(v, (pos.mover, pos.opponent, pos.mover_hand, pos.opponent_hand), movement, memo)
+            state = (pos.mover, pos.opponent, pos.mover_hand, pos.opponent_hand)
+            want = naive.placement_recursion(v, state, movement, memo, _dtc_dtw_of_moves)
             r = tb.probe(pos)
-            assert (r.value, r.dtc, tb.probe_dtw(pos)) == want, pos.to_compact()
+            assert (r.value, (r.dtc, tb.probe_dtw(pos))) == want, pos.to_compact()
 
         for s in placement_subspaces(v):
             if s.hm + s.ho > 3:

@@ -79,9 +79,13 @@ def removal_order(board, opp: int, removed: int) -> list[int]:
 
 def flies(variant, mover: int, mover_hand: int, opp_hand: int) -> bool:
     """Whether the side to move flies: with the flying rule, once placement is over, with
-    exactly 3 pieces (counting those in hand too under ``count_hand``)."""
-    own = popcount(mover) + (mover_hand if variant.rules.count_hand else 0)
-    return variant.rules.flying and mover_hand == 0 and opp_hand == 0 and own == FLY_AT
+    exactly 3 pieces (under ``count_hand`` too: pieces move only once the hands are empty)."""
+    return (
+        variant.rules.flying
+        and mover_hand == 0
+        and opp_hand == 0
+        and popcount(mover) == FLY_AT
+    )
 
 
 def turns(variant, mover: int, opp: int, mover_hand: int, opp_hand: int):

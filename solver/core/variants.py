@@ -367,19 +367,10 @@ def get_variant(
             raise UnknownVariantError(
                 f"unknown variant {name!r}; known: {', '.join(sorted(VARIANTS))}"
             ) from None
-    changes = {}
-    if flying is not None:
-        changes["flying"] = flying
-    if double_mill_removes is not None:
-        changes["double_mill_removes"] = double_mill_removes
-    if no_removal_limit is not None:
-        changes["no_removal_limit"] = no_removal_limit
-    if endgame_no_removal_limit is not None:
-        changes["endgame_no_removal_limit"] = endgame_no_removal_limit
-    if pieces is not None:
-        changes["pieces"] = pieces
-    if full_board is not None:
-        changes["full_board"] = full_board
+    given = dict(flying=flying, double_mill_removes=double_mill_removes,
+                 no_removal_limit=no_removal_limit, endgame_no_removal_limit=endgame_no_removal_limit,
+                 pieces=pieces, full_board=full_board)
+    changes = {k: v for k, v in given.items() if v is not None}
     if not changes:
         return base
     rules = dataclasses.replace(base.rules, **changes)

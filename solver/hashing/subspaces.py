@@ -123,6 +123,13 @@ def removal_child(sub: Subspace) -> Subspace | None:
     return child if child.m >= LOSE_BELOW else None
 
 
+def full_board_draws(variant, sub: Subspace) -> bool:
+    """Whether the movement subspace ``sub`` fills the board (every position blocked) under the
+    rule that a full board is a draw (not a loss): every position of it is then drawn, with dtw
+    0 and draw value 0, the value of a game the rules end drawn."""
+    return sub.m + sub.o == variant.board.n and variant.full_board_draws
+
+
 def pair_children(top: Subspace) -> dict:
     """For each subspace of the pair of ``top``, the subspace its removals lead to (or None)."""
     return {sub: removal_child(sub) for sub in top.pair}

@@ -61,8 +61,8 @@ def placement_sweep(T, Ob, dm, m, o, hm, ho, r_lo, r_hi, out, cinfo, c0, c1, c2,
     ``cinfo[k]``: (the mover's pieces on the board, the opponent's, 1 if both hands are then
     empty, 1 if the counts may end the game there, the mover's count and the opponent's that
     decide it) of the child after a placement removing k pieces (subspaces.child_counts: the
-    counts that decide take the hands where the rules count them); ``c_k`` its plane (a movement child: values; a
-    placement child: packed like ``out``). With ``wout`` not empty, also the dtw of every
+    counts that decide take the hands where the rules count them); ``c_k`` its plane (a
+    movement child: values; a placement child: packed like ``out``). With ``wout`` not empty, also the dtw of every
     position into ``wout[slot]`` (plies to the end of the game: 1 + the least dtw of a move
     into a position lost for the side that then moves, or 1 + the largest of every move for
     a loss; 0 for a draw), from the children's dtw planes ``w_k``. With ``vout`` not empty,

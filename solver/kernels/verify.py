@@ -112,8 +112,8 @@ def check_placement(T, Ob, flying, count_hand, dm, m, o, hm, ho, slots, vals, dt
     distance read from unpacked planes (``v_k``/``d_k``: the child after a turn removing k
     pieces; ``cinfo[k]`` = its (mover, opponent, mover's hand, opponent's hand) as seen there).
     A child whose counts are not ``cinfo[k]`` counts as a mismatch. The piece counts end the
-    game once placement is over, or at any time with ``count_hand`` (board and hand together). ``mode`` says what ``dtc``
-    and every ``d_k`` hold: 0 dtc (a removal or the end of placement counts 1, another move
+    game once placement is over, or at any time with ``count_hand`` (board and hand together).
+    ``mode`` says what ``dtc`` and every ``d_k`` hold: 0 dtc (a removal or the end of placement counts 1, another move
     1 + its child's), 1 dtw (every move 1 + its child's), 2 stored draw values (a draw's is the
     best over its drawing moves of the child's, negated when the turn passes, a game the rules
     end drawn counting 0; 0 for a non-draw)."""

@@ -25,7 +25,7 @@ from ..core.codes import DRAW, DV0, UNUSED
 from ..core.errors import UnsupportedRulesError
 from ..hashing.index import Hasher
 from ..core.progress import Reporter
-from ..hashing.subspaces import Subspace, pair_children
+from ..hashing.subspaces import Subspace, full_board_draws, pair_children
 from ..kernels import draws as DK, dtw as WK, retro as K
 from ..kernels.dtw import sched_flags
 from ..kernels.retro import BLOCK
@@ -95,13 +95,6 @@ def solve_pair(variant, top: Subspace, children: dict, hasher: Hasher | None = N
             dtcs[sub][used] = 0
     seconds["finish"] = time.perf_counter() - t0
     return PairResult(values=values, dtc=dtcs, seconds=seconds, levels=levels)
-
-
-def full_board_draws(variant, top: Subspace) -> bool:
-    """Whether the pair of ``top`` fills the board (every position blocked) under the rule that
-    a full board is a draw: the count finds each position lost in 0, and this rule then makes it
-    a draw (dtw 0, draw value 0, the value of a game the rules end drawn)."""
-    return top.m + top.o == variant.board.n and variant.full_board_draws
 
 
 def check_supported(variant) -> None:

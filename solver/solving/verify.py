@@ -20,7 +20,8 @@ from ..database.folders import (DRAWS_SUFFIX, DTW_SUFFIX, beside, file_in, find_
 from ..core.errors import CorruptDatabaseError
 from ..hashing.index import Hasher
 from ..core.progress import Reporter
-from ..hashing.subspaces import Subspace, placement_children, reads_file, removal_child
+from ..hashing.subspaces import (Subspace, full_board_draws, placement_children, reads_file,
+                                 removal_child)
 from ..core.variants import BOARDS, variant_from_fields
 from .curse import compare_unlimited
 
@@ -246,7 +247,7 @@ def _verify_movement(fr: FileReport, header, directory, rep, sample=None, dtw=Fa
 
     limit = header.get("limit")
     limit = -1 if limit is None else int(limit)
-    blocked_draw = sub.m + sub.o == board.n and header.get("full_board", "draw") == "draw"
+    blocked_draw = full_board_draws(variant_from_fields(header), sub)
 
     def check(part, bad, first):
         check_movement(T, Ob, flying, sub.m, sub.o, vals, dist, sib_vals, sib_dist, child_vals,
