@@ -12,7 +12,7 @@ from morris.apps import reports
 from morris.core.position import Position
 
 from .options import (Number, ask_line, echo_lines, lookup_db_option, make_variant, open_lookup,
-                      search_option, seed_option, variant_options)
+                      quiet_option, reporter_of, search_option, seed_option, variant_options)
 
 #: --opponent / --a / --b: the players of players.py
 PLAYERS = ("perfect, perfect:replies (the perfect player without draw values), random, epsilon:E (a random "
@@ -38,16 +38,24 @@ def line(position, db, as_json, seed, **kw):
         raise error
 
 
+def seconds(ms):
+    """--movetime's milliseconds as seconds (None: the players' default)."""
+    return None if ms is None else ms / 1000
+
+
 @click.command()
 @click.argument("position", required=False, default="start")
 @lookup_db_option
 @click.option("--as", "side", type=click.Choice(["white", "black"]), default="white", show_default=True,
               help="The side you play.")
 @click.option("--opponent", default="perfect", show_default=True, help=f"The bot: {PLAYERS}.")
+@click.option("--movetime", type=Number(1, 10 ** 7), default=None, metavar="MS",
+              help="Milliseconds a move of a searching player (search:D) may take "
+                   "(default 10000); it answers with the deepest ply it finished.")
 @seed_option
 @search_option
 @variant_options
-def play(position, db, side, opponent, seed, use_search, **kw):
+def play(position, db, side, opponent, movetime, seed, use_search, **kw):
     """Play against the perfect player (or a weaker one: --opponent) in the terminal.
 
     Type moves as tokens (d2, d2-d3, g1xd2); a move that closes a mill asks which piece to
@@ -60,7 +68,8 @@ def play(position, db, side, opponent, seed, use_search, **kw):
 
     game = Game(Position.parse(position, make_variant(kw)))
     with open_lookup(db, use_search) as tb:
-        bot = None if opponent == "perfect" else make_player(opponent, tb, game.start.variant, seed)
+        bot = None if opponent == "perfect" else make_player(opponent, tb, game.start.variant, seed,
+                                                             seconds(movetime))
         status = ConsoleGame(game, tb, COLOR_NAMES.index(side), seed, ask=ask_line, say=click.echo,
                              opponent=bot).run()
     sys.exit(status)
@@ -75,9 +84,13 @@ def play(position, db, side, opponent, seed, use_search, **kw):
               help="A game still going after this many plies counts as a draw.")
 @lookup_db_option
 @click.option("--json", "as_json", is_flag=True, help="One JSON object.")
+@click.option("--movetime", type=Number(1, 10 ** 7), default=None, metavar="MS",
+              help="Milliseconds a move of a searching player (search:D) may take "
+                   "(default 10000); it answers with the deepest ply it finished.")
+@quiet_option
 @seed_option
 @variant_options
-def match(a_spec, b_spec, games, max_plies, db, as_json, seed, **kw):
+def match(a_spec, b_spec, games, max_plies, db, as_json, movetime, quiet, progress, seed, **kw):
     """Play A against B from the start; print A's wins, draws and losses, its score and the
     95% interval."""
     from morris.apps.players import make_player, play_match
@@ -86,8 +99,10 @@ def match(a_spec, b_spec, games, max_plies, db, as_json, seed, **kw):
     with open_lookup(db) as tb:
         make_player(a_spec, tb, variant), make_player(b_spec, tb, variant)  # bad names: refused now
         tb.prepare_search(variant)
-        r = play_match(lambda s: make_player(a_spec, tb, variant, s),
-                       lambda s: make_player(b_spec, tb, variant, s), games, Position.start(variant),
-                       seed or 0, max_plies)
+        t = seconds(movetime)
+        with reporter_of(quiet, progress).bar(total=games, desc="match", unit="game") as bar:
+            r = play_match(lambda s: make_player(a_spec, tb, variant, s, t),
+                           lambda s: make_player(b_spec, tb, variant, s, t), games, Position.start(variant),
+                           seed or 0, max_plies, on_game=lambda n, result: bar.update(1))
     r.a, r.b = a_spec, b_spec
     echo_lines([json.dumps(r.to_json())] if as_json else reports.match_lines(r))

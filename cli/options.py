@@ -9,7 +9,7 @@ import click
 
 from morris.apps import reports
 from morris.apps.advice import error_line
-from morris.core.errors import MorrisError
+from morris.core.errors import MorrisError, ResourceError, out_of_room
 
 
 class MorrisGroup(click.Group):
@@ -40,6 +40,13 @@ class MorrisGroup(click.Group):
         except MorrisError as exc:
             click.echo(error_line(exc, ctx.meta.get("morris.db")), err=True)
             ctx.exit(exc.exit_status)
+        except (MemoryError, OSError) as exc:  # any command, out of memory or disk: exit 4
+            why = out_of_room(exc)
+            if why is None:
+                raise
+            err = ResourceError(f"{why}; nothing is lost: the same command works once there is room")
+            click.echo(error_line(err, ctx.meta.get("morris.db")), err=True)
+            ctx.exit(err.exit_status)
 
 
 class Number(click.ParamType):

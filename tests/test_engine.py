@@ -97,3 +97,40 @@ def test_engine_plays_a_whole_game_against_itself(placed):
     replay = Game(Position.start(v))
     replay.push_tokens(tokens)
     assert replay.position == game.position and len(replay.moves) == len(game.moves)
+
+
+def test_every_search_is_bounded_and_stop_works():
+    """A depth-8 searcher in a flying 3-3 position (once: no move in 300 s, and stop did
+    nothing): go movetime keeps to its time, go depth to its depth, go infinite ends at stop
+    with the deepest ply finished; isready answers during a search; a bad go argument is one
+    line and bestmove none."""
+    import time
+
+    fen = Position.parse("a1,d1,g1/a7,d7,g7 w").to_fen()
+    e = EngineProcess()
+    e.send("setoption name Strength value search:8")
+    e.send(f"position fen {fen}")
+    e.send("go depth 1")  # (loads the kernels once)
+    assert "searched 1 of 1 plies" in " ".join(e.until("bestmove"))
+    t = time.monotonic()
+    e.send("go movetime 500")
+    lines = e.until("bestmove")
+    assert time.monotonic() - t < 5
+    assert any("cut short by the time" in l for l in lines), lines
+    e.send("go depth 2")
+    assert any("searched 2 of 2 plies" in l for l in e.until("bestmove"))
+    e.send("go infinite")
+    e.send("isready")
+    assert e.until("readyok") == ["readyok"]  # while the search runs
+    time.sleep(0.5)
+    t = time.monotonic()
+    e.send("stop")
+    lines = e.until("bestmove")
+    assert time.monotonic() - t < 3, lines
+    assert any("cut short" in l for l in lines) and lines[-1] != "bestmove none", lines
+    e.send("go depth x")
+    lines = e.until("bestmove")
+    assert lines[-1] == "bestmove none" and "go depth" in lines[0], lines
+    e.send("go wtime 1000 btime 1000")  # a twentieth of White's clock
+    assert e.until("bestmove")[-1].startswith("bestmove ")
+    e.close()

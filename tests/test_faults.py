@@ -365,3 +365,79 @@ def test_a_forged_header_field_is_damage_not_a_traceback(tmp_path, solved, field
     lines = r.output.strip().splitlines()
     assert len(lines) == 1 and "CorruptDatabaseError" in lines[0] and "3-3.mtb" in lines[0], r.output
     assert "Traceback" not in r.output
+
+
+LAYOUT = [
+    ("dtw", ("sections", "dtw", "select"), "drawn"),     # the draws' dtw instead of the decided
+    ("dtw", ("sections", "dtw", "halved"), False),       # a movement dtw not halved: wins served even
+    ("draw", ("sections", "dv", "select"), "decided"),
+    ("draw", ("sections", "dd", "halved"), True),        # only dtw is ever halved
+]
+
+
+@pytest.mark.parametrize("kind, field, value", LAYOUT, ids=[f"{'.'.join(f)}={v!r}" for _, f, v in LAYOUT])
+def test_a_layout_field_that_contradicts_the_values_is_damage(tmp_path, six_small, kind, field, value):
+    """A dtw or draw-value file whose selection (which slots a section keeps, and whether it is
+    halved) is not the one its section is written with, its header checksum made good: the
+    lookups once served wins with even dtw, or with dtw 0; now `query` names the file as
+    damaged, exit 3, in one line."""
+    from filetree import forge_header
+    from morris.core.variants import get_variant
+    from morris.database.folders import file_path
+    from morris.hashing.subspaces import Subspace
+
+    v = get_variant("six", flying=True)
+    db = tmp_path / "db"
+    shutil.copytree(six_small / v.ruleset_id, db / v.ruleset_id)
+    from morris.core.position import Position
+    from morris.format.fileformat import TableFile
+    from morris.hashing.index import Hasher
+
+    s = Subspace(4, 3)
+    path = file_path(db, v, s, kind)
+    want = 1 if kind == "dtw" else 0  # a won position of 4-3 (its dtw is read), or a drawn one
+    with TableFile(file_path(db, v, s)) as tf:
+        i = int((tf.values_all() == want).nonzero()[0][0])
+    h = Hasher(v.board)
+    mover, opp, used = h.unindex_py(s, i, h.anchor_reps(s.o))
+    assert used
+    pos = Position.from_masks(v, mover, opp, 0)
+    assert forge_header(path, _set(field, value))
+    r = CliRunner().invoke(cli, ["query", "--db", str(db), "--variant", "six", "--flying",
+                                 pos.to_compact()])
+    assert r.exit_code == 3, r.output
+    lines = r.output.strip().splitlines()
+    assert len(lines) == 1 and "CorruptDatabaseError" in lines[0] and os.path.basename(path) in lines[0], r.output
+    assert "Traceback" not in r.output
+
+
+def test_out_of_memory_is_a_resource_error_for_every_command(tmp_path):
+    """Under a memory limit (``ulimit -v``): solve, and verify of files that fit on disk but
+    not in memory, end in one ResourceError line, exit 4 (they once ended in a traceback: a
+    numpy MemoryError at 500 MB, numba's compiler library failing to load at 300 MB); what was
+    complete stays, and the same solve resumes with room."""
+    import resource
+    import sys
+
+    ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    db = tmp_path / "db"
+    ok = subprocess.run([sys.executable, "-m", "cli.main", "solve", "--out", str(db), "--max-pieces", "5",
+                         "--quiet"], cwd=ROOT, capture_output=True, text=True)
+    assert ok.returncode == 0, ok.stderr
+
+    def capped(limit_mb):
+        def cap():
+            resource.setrlimit(resource.RLIMIT_AS, (limit_mb << 20, limit_mb << 20))
+        return cap
+
+    for args, limit_mb in ((["solve", "--out", str(tmp_path / "new"), "--max-pieces", "5", "--quiet"], 300),
+                           (["verify", "--db", str(db), "--quiet"], 300),
+                           (["verify", "--db", str(db), "--quiet"], 500)):
+        r = subprocess.run([sys.executable, "-m", "cli.main", *args], cwd=ROOT, capture_output=True,
+                           text=True, preexec_fn=capped(limit_mb))
+        assert r.returncode == 4, (args, limit_mb, r.stdout[-500:], r.stderr[-1500:])
+        lines = r.stderr.strip().splitlines()
+        assert lines[-1].startswith("ResourceError: ") and "Traceback" not in r.stderr, r.stderr[-1500:]
+    again = subprocess.run([sys.executable, "-m", "cli.main", "solve", "--out", str(tmp_path / "new"),
+                            "--max-pieces", "5", "--quiet"], cwd=ROOT, capture_output=True, text=True)
+    assert again.returncode == 0, again.stderr

@@ -112,7 +112,7 @@ def test_the_engine_plays_at_a_chosen_strength():
     for line in ["setoption name Strength value search:1", "position startpos", "go",
                  "setoption name Strength value nonsense"]:
         e.handle(line)
-    lines = out.getvalue().splitlines()
+    lines = [x for x in out.getvalue().splitlines() if not x.startswith("info depth")]
     assert lines[0] == "info string search:1 player; full turn " + lines[1].split()[1]
     assert lines[1].split()[1] in {str(m) for m in Position.start(SIX).legal_moves()}
     assert lines[-1].startswith("info string error UsageError: unknown player")
@@ -200,3 +200,30 @@ def test_every_player_answers_only_legal_moves(spec, placed):
         e2 = Engine(placed, SIX, check)
         e2.handle("position startpos moves " + " ".join(tokens + [answer]))
         assert "error" not in check.getvalue(), (spec, tokens, answer, check.getvalue())
+
+
+def test_a_deep_search_keeps_to_its_time_and_stops():
+    """search:8 in a flying 3-3 position answers within its movetime with the deepest ply it
+    finished (a legal move), and stop() from another thread ends it at once."""
+    import threading
+    import time
+
+    from morris.core.variants import get_variant
+
+    v = get_variant("standard")
+    pos = Position.parse("a1,d1,g1/a7,d7,g7 w", v)
+    p = SearchPlayer(v, 8, seed=1, movetime=0.5)
+    p.choose(pos)  # (loads the kernel)
+    t = time.monotonic()
+    move = p.choose(pos)
+    assert time.monotonic() - t < 2.5
+    assert move in pos.legal_moves() and 1 <= p.reached < 8 and p.cut
+    p = SearchPlayer(v, 8, seed=1, movetime=1e9)
+    threading.Timer(0.5, p.stop).start()
+    t = time.monotonic()
+    move = p.choose(pos)
+    assert time.monotonic() - t < 3
+    assert move in pos.legal_moves() and p.cut
+    q = SearchPlayer(v, 2, seed=1)  # a depth that fits in the time: searched whole
+    q.choose(pos)
+    assert (q.reached, q.cut) == (2, False)

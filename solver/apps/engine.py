@@ -11,6 +11,13 @@ threefold repetition, ``bestmove none`` when the game is over or no database cov
 (an ``info string`` line says why). Scores are from White's point of view: ``score cp 0`` for a
 draw, ``score cp +/-(1000 - dtc)`` for a win/loss with distance dtc.
 
+``go`` takes UCI's limits: ``depth N`` (plies, for a searching player), ``movetime MS``,
+``wtime``/``btime``/``winc``/``binc``/``movestogo`` (the mover's clock: a twentieth of it, or of
+``movestogo`` moves, plus most of the increment), ``infinite`` (until ``stop``). A ``go`` runs
+while the engine reads on: ``stop`` ends a search at once with the deepest ply it finished,
+``isready`` answers at once, and any other command waits for the ``bestmove``. The perfect
+player's lookups ignore the limits.
+
 Options: ``Seed`` (tie-breaking), ``Variant`` (standard, six, standard-N, morabaraba, twelve), ``DatabasePath``,
 ``NoRemovalLimit`` and ``EndgameNoRemovalLimit`` (plies, 0 for none; limits.py). Under a limit a
 FEN's no-removal counter is read, every move counts it, and ``go`` plays for the value at the
@@ -22,6 +29,7 @@ from __future__ import annotations
 import dataclasses
 import os
 import sys
+import threading
 from collections import Counter
 
 from ..core import rules
@@ -31,14 +39,18 @@ from ..core.position import Move, Position, WHITE, glue_removals
 from ..lookups.tablebase import open_tablebase
 from ..core.inputs import parse_int
 from ..core.variants import VARIANTS, Variant, get_variant
-from .players import make_player
+from .players import SearchPlayer, make_player
 
 NAME = "morris perfect player"
 
 
 class Engine:
-    def __init__(self, db: str | None, variant=None, out=None, use_search=False):
+    def __init__(self, db: str | None, variant=None, out=None, use_search=False, background=False):
+        """``background``: each ``go`` runs on a thread while commands are read on (``stop``,
+        ``isready``), as over stdin (:func:`run`); otherwise ``handle("go")`` returns after the
+        bestmove."""
         self.out = out or sys.stdout
+        self.background = background
         self.use_search = use_search
         self.db = db
         self.variant = variant or get_variant("standard")
@@ -51,6 +63,8 @@ class Engine:
         #: the player that moves (players.py): "perfect", or a weaker one for practice
         self.strength = "perfect"
         self.tb = None
+        self._worker = None  # the thread of the go under way
+        self._searcher = None  # the searching player of that go, which stop() ends
         self._reset()
 
     # ------------------------------------------------------------------ io
@@ -79,6 +93,11 @@ class Engine:
         if not parts:
             return True
         cmd, args = parts[0], parts[1:]
+        if cmd in ("stop", "quit"):
+            self._halt()
+            return cmd != "quit"
+        if cmd != "isready":
+            self._wait()
         try:
             if cmd == "uci":
                 self.send(f"id name {NAME}")
@@ -101,15 +120,16 @@ class Engine:
             elif cmd == "position":
                 self._position(args)
             elif cmd == "go":
-                self._go()
+                limits = go_limits(args, self.positions[-1].turn)
+                if self.background:
+                    self._worker = threading.Thread(target=self._go_reporting, args=limits, daemon=True)
+                    self._worker.start()
+                else:
+                    self._go_reporting(*limits)
             elif cmd == "d":
                 for row in self.positions[-1].diagram().splitlines():
                     self.send(f"# {row}")
                 self.send(f"# fen {self.positions[-1].to_fen()}")
-            elif cmd == "stop":
-                pass  # lookups are immediate; nothing runs in the background
-            elif cmd == "quit":
-                return False
             else:
                 self.send(f"info string unknown command {cmd}")
         except MorrisError as exc:
@@ -198,7 +218,34 @@ class Engine:
         pos.turn_of_move(tok)  # raises with the reason
         raise IllegalMoveError(f"illegal action {tok}")
 
-    def _go(self):
+    def _wait(self):
+        """Let the go under way finish (its bestmove comes first)."""
+        if self._worker is not None:
+            self._worker.join()
+            self._worker = None
+
+    def _halt(self):
+        """``stop``: end the search under way now (it answers with what it finished)."""
+        searcher = self._searcher
+        if searcher is not None:
+            searcher.stop()
+        self._wait()
+
+    def _go_reporting(self, depth, movetime):
+        """A ``go`` on the worker thread: every failure is one ``info string`` and ``bestmove
+        none``, never a thread that dies without an answer."""
+        try:
+            self._go(depth, movetime)
+        except MorrisError as exc:
+            self.send(f"info string error {type(exc).__name__}: {exc}")
+            self.send("bestmove none")
+        except Exception as exc:  # noqa: BLE001 (a GUI waits for a bestmove whatever happened)
+            self.send(f"info string internal error {type(exc).__name__}: {exc}")
+            self.send("bestmove none")
+        finally:
+            self._searcher = None
+
+    def _go(self, depth=None, movetime=None):
         pos = self.positions[-1]
         if pos.outcome() is not None:
             by_rules = rules.terminal(pos.variant, *pos.state)
@@ -212,7 +259,7 @@ class Engine:
             self.send("bestmove draw")
             return
         if self.strength != "perfect":
-            return self._go_weaker(pos)
+            return self._go_weaker(pos, depth, movetime)
         choice = self._player().choose(pos, Counter(p.key for p in self.positions))
         a = choice.analysis
         if a.source == "search":
@@ -231,24 +278,38 @@ class Engine:
         self.send(f"info string {choice.rule}; full turn {mv}")
         self.send(f"bestmove {head}")
 
-    def _go_weaker(self, pos):
+    def _go_weaker(self, pos, depth=None, movetime=None):
         """The move of a weaker player (``setoption name Strength``): its turn, or the removal
-        that completes the turn the GUI played for it."""
+        that completes the turn the GUI played for it. A searching player keeps to ``depth``
+        and ``movetime`` (seconds) where given, and says how deep it got."""
         if self.tb is None:
             self._player()
+        player = make_player(self.strength, self.tb, self.variant, self.seed, movetime)
+        if isinstance(player, SearchPlayer):
+            player.depth = depth or player.depth
+            self._searcher = player
         if self.pending is not None:  # a mill closed, its removal ours to choose: only removals
             fits = self._completes_pending(pos)
             planned = getattr(self, "_planned", None)
             if planned is None or not fits(planned):
-                planned = make_player(self.strength, self.tb, self.variant, self.seed).choose(pos, fits)
+                planned = player.choose(pos, fits)
+                self._say_depth(player)
             self._planned = planned
             self.send(f"info string {self.strength} player; full turn {planned}")
             self.send(f"bestmove x{self._next_removal(pos, planned)}")
             return
-        mv = make_player(self.strength, self.tb, self.variant, self.seed).choose(pos)
+        mv = player.choose(pos)
+        self._say_depth(player)
         self._planned = mv
         self.send(f"info string {self.strength} player; full turn {mv}")
         self.send(f"bestmove {mv.to if mv.frm is None else f'{mv.frm}-{mv.to}'}")
+
+    def _say_depth(self, player):
+        """For a searching player: the ply it finished, and whether time or stop cut it."""
+        if isinstance(player, SearchPlayer):
+            why = " (cut short by the time or stop)" if player.cut else ""
+            self.send(f"info depth {player.reached} string searched {player.reached} of "
+                      f"{player.depth} plies{why}")
 
     def _completes_pending(self, pos):
         """A predicate on moves of ``pos``: the whole turns that complete the pending one (its
@@ -277,8 +338,45 @@ class Engine:
         self.send(f"info depth 0 score cp {cp} string {value}{extra}")
 
 
+#: the seconds of ``go infinite`` (until ``stop``)
+INFINITE = 1e9
+
+
+def go_limits(args, turn) -> tuple:
+    """(depth, movetime in seconds) from ``go``'s arguments (None where not given); the side to
+    move (``turn``) picks its clock from wtime/btime."""
+    names = ("depth", "movetime", "wtime", "btime", "winc", "binc", "movestogo")
+    vals, infinite = {}, False
+    i = 0
+    while i < len(args):
+        word = args[i].lower()
+        if word == "infinite":
+            infinite = True
+            i += 1
+        elif word in names:
+            if i + 1 >= len(args):
+                raise UsageError(f"go {word} needs a number")
+            top = 64 if word == "depth" else 10 ** 9
+            vals[word] = parse_int(args[i + 1], f"go {word}", 1 if word in ("depth", "movestogo") else 0, top)
+            i += 2
+        else:
+            raise UsageError(f"go: unknown argument {args[i]!r} (depth, movetime, wtime, btime, "
+                             f"winc, binc, movestogo, infinite)")
+    depth = vals.get("depth")
+    if infinite:
+        return depth, INFINITE
+    if "movetime" in vals:
+        return depth, vals["movetime"] / 1000
+    clock = vals.get("wtime" if turn == WHITE else "btime")
+    if clock is not None:
+        inc = vals.get("winc" if turn == WHITE else "binc", 0)
+        return depth, (clock / vals.get("movestogo", 20) + 0.8 * inc) / 1000
+    return depth, None
+
+
 def run(db, variant=None, stdin=None, stdout=None, use_search=False):
-    engine = Engine(db, variant, stdout, use_search)
+    engine = Engine(db, variant, stdout, use_search, background=True)
     for line in stdin or sys.stdin:
         if not engine.handle(line):
             break
+    engine._wait()  # input ended: the go under way still answers

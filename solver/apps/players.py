@@ -9,7 +9,8 @@ engines, and a match between any two players.
 ``epsilon:E``              a fallible perfect player: with probability E a uniformly random
                            legal move, otherwise a value-best move chosen at random
 ``search:D``               a depth-D alpha-beta searcher with a material-and-mobility evaluation
-                           and no databases (the kind of engine most apps ship)
+                           and no databases (the kind of engine most apps ship), deepening ply
+                           by ply within a time a move (DEFAULT_MOVETIME, or ``movetime``)
 ``random``                 a uniformly random legal move (``epsilon:1``)
 =========================  ==================================================================
 
@@ -23,8 +24,11 @@ from __future__ import annotations
 
 import math
 import random
+import time
 from collections import Counter
 from dataclasses import dataclass
+
+import numpy as np
 
 from ..core import rules
 from .bot import PerfectPlayer
@@ -36,6 +40,8 @@ from ..hashing.index import board_tables
 from ..kernels import alphabeta as K
 
 WIN_SCORE = 100_000
+#: seconds a move of a searching player (search:D) may take unless told otherwise
+DEFAULT_MOVETIME = 10.0
 
 
 class EpsilonPlayer:
@@ -60,11 +66,26 @@ class SearchPlayer:
     """Depth-limited alpha-beta (negamax) with no databases. The evaluation, from the side to
     move: 100 per piece more than the opponent (on the board and in hand), plus 1 per legal
     turn more (mobility); a finished game is +-WIN_SCORE (sooner is better). Ties between equal
-    scores are broken by the seed."""
+    scores are broken by the seed.
 
-    def __init__(self, variant, depth: int, seed=None, python: bool = False):
+    Every search is bounded: it deepens one ply at a time up to the depth, and keeps to
+    ``movetime`` seconds a move (a node budget measured from the plies before), answering with
+    the deepest ply it finished (``reached``; ``cut`` when that is short of the depth); ply 1
+    always finishes. ``stop()`` (from another thread) ends a search at once the same way."""
+
+    def __init__(self, variant, depth: int, seed=None, python: bool = False,
+                 movetime: float = DEFAULT_MOVETIME):
         self.variant, self.depth, self.rng = variant, depth, random.Random(seed)
         self.python = python  # the pure-Python negamax (the reference of kernels/alphabeta.py)
+        self.movetime = movetime
+        self.reached, self.cut = 0, False
+        self._budget = np.zeros(1, dtype=np.int64)  # nodes left (kernels/alphabeta.negamax)
+        self._stopped = False
+
+    def stop(self) -> None:
+        """End the search under way (if any): it answers with the deepest ply it finished."""
+        self._stopped = True
+        self._budget[0] = 0
 
     def evaluate(self, state) -> int:
         mover, opp, mh, oh = state
@@ -94,26 +115,62 @@ class SearchPlayer:
                 break
         return best
 
-    def scores(self, pos: Position, among=None) -> list:
-        """(score, move) of every legal move (that ``among`` accepts), searched to the player's
-        depth."""
-        if self.python:
-            def search(child):
-                return self.negamax(child, self.depth - 1, -math.inf, math.inf)
-        else:
-
-            T, r, bufs = board_tables(self.variant.board), self.variant.rules, K.buffers(self.depth)
-
-            def search(child):
-                return int(K.negamax(T, r.flying, r.double_mill_removes, *child, self.depth - 1,
-                                     -K.INF, K.INF, bufs))
-        out = []
+    def scores(self, pos: Position, among=None, depth: int | None = None,
+               movetime: float | None = None) -> list:
+        """(score, move) of every legal move (that ``among`` accepts), searched as deep as the
+        player's depth (or ``depth``) and time a move (or ``movetime`` seconds) allow."""
+        depth = depth or self.depth
+        moves = []
         for t in pos.legal_turns():
             move = pos.move_of_turn(t)
-            if among is not None and not among(move):
-                continue
-            child, switched = rules.child(*pos.state, t)
-            s = search(child)
+            if among is None or among(move):
+                child, switched = rules.child(*pos.state, t)
+                moves.append((child, switched, move))
+        if self.python:
+            return [(-s if sw else s, m) for s, sw, m in
+                    ((self.negamax(c, depth - 1, -math.inf, math.inf), sw, m) for c, sw, m in moves)]
+        return self._deepen(moves, depth, self.movetime if movetime is None else movetime)
+
+    def _deepen(self, moves, depth: int, movetime: float) -> list:
+        """Iterative deepening over the root ``moves`` (child, switched, move) within
+        ``movetime`` seconds: the scores of the deepest ply finished."""
+        deadline = time.monotonic() + movetime
+        self._stopped = False
+        self._rate = None  # nodes a second, measured on the plies before
+        best, self.reached = [], 0
+        bufs = K.buffers(depth)
+        for d in range(1, depth + 1):
+            out = self._ply(moves, d, bufs, None if d == 1 else deadline)
+            if out is None:
+                break
+            best, self.reached = out, d
+            if self._stopped or time.monotonic() >= deadline:
+                break
+        self.cut = self.reached < depth
+        return best
+
+    def _ply(self, moves, d: int, bufs, deadline):
+        """Every root move's score searched ``d`` plies deep, or None where the time (until
+        ``deadline``; None: no limit) or a ``stop`` cut the ply short."""
+        T, r = board_tables(self.variant.board), self.variant.rules
+        out = []
+        for child, switched, move in moves:
+            if deadline is None:
+                allowed = 1 << 62
+            else:
+                left = deadline - time.monotonic()
+                if left <= 0 or self._stopped:
+                    return None
+                allowed = 1 << 62 if self._rate is None else max(1000, int(left * self._rate))
+            self._budget[0] = allowed
+            t0 = time.monotonic()
+            s = int(K.negamax(T, r.flying, r.double_mill_removes, *child, d - 1, -K.INF, K.INF,
+                              bufs, self._budget))
+            if deadline is not None and self._budget[0] <= 0:
+                return None
+            spent = time.monotonic() - t0
+            if spent > 1e-3:
+                self._rate = (allowed - int(self._budget[0])) / spent
             out.append((-s if switched else s, move))
         return out
 
@@ -146,8 +203,9 @@ class PerfectChooser:
         return move
 
 
-def make_player(spec: str, tb, variant, seed=None):
-    """A player from its name (the table in the module docstring)."""
+def make_player(spec: str, tb, variant, seed=None, movetime: float | None = None):
+    """A player from its name (the table in the module docstring); ``movetime``: the seconds
+    a move of a searching player (``search:D``) may take (default DEFAULT_MOVETIME)."""
     kind, _, arg = spec.partition(":")
     if kind == "perfect" and arg in ("", "replies"):
         return PerfectChooser(tb, seed, use_draw_values=not arg)
@@ -161,7 +219,8 @@ def make_player(spec: str, tb, variant, seed=None):
             raise UsageError(f"player {spec!r}: epsilon:E needs E between 0 and 1 (e.g. epsilon:0.05)")
         return EpsilonPlayer(tb, eps, seed)
     if kind == "search":
-        return SearchPlayer(variant, parse_int(arg, f"player {spec!r}: the search depth", 1, 8), seed)
+        return SearchPlayer(variant, parse_int(arg, f"player {spec!r}: the search depth", 1, 8), seed,
+                            movetime=DEFAULT_MOVETIME if movetime is None else movetime)
     raise UsageError(f"unknown player {spec!r}: perfect, perfect:replies, random, epsilon:E (0..1) "
                      f"or search:D (1..8)")
 

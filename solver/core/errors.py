@@ -105,6 +105,21 @@ class ResourceError(MorrisError):
 
     kind = "resource"
     exit_status = 4
+
+
+def out_of_room(exc: BaseException) -> str | None:
+    """What ran out, when ``exc`` says a disk or the memory is full (None otherwise): a
+    MemoryError; a full disk or quota; numba's compiler library that could not be mapped (what
+    a low ``ulimit -v`` does to it before any array is made)."""
+    import errno
+
+    if isinstance(exc, MemoryError):
+        return "out of memory"
+    if isinstance(exc, OSError) and exc.errno in (errno.ENOSPC, errno.EDQUOT):
+        return f"no space left on the device ({exc.strerror})"
+    if isinstance(exc, OSError) and "libllvmlite" in str(exc):
+        return "out of memory (numba's compiler library, libllvmlite, could not be loaded)"
+    return None
     http_status = 507
 
 

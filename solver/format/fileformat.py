@@ -543,6 +543,7 @@ class TableFile:
                         raise self._bad(f"section {name} has halved {sec.get('halved')!r}")
                     check_select(sec["select"])
                     self._selected[name] = Selection(sec["select"], sec.get("halved", False))
+                    self._check_selection(name, self._selected[name])
         except CorruptDatabaseError:
             self.close()
             raise
@@ -556,6 +557,21 @@ class TableFile:
 
     def _bad(self, why):
         return CorruptDatabaseError(f"{self.path}: {why}")
+
+    def _check_selection(self, name: str, sel: Selection) -> None:
+        """A selection must be the one its section is written with (SELECTIONS): a dtw section
+        keeps the decided positions, the draw values the drawn ones, and only dtw may be halved;
+        a movement dtw section always is (every win odd, every loss even there), so one that
+        is not contradicts its values."""
+        want = SELECTIONS.get(name)
+        if want is None or sel.select != want.select or (sel.halved and not want.halved):
+            raise self._bad(f"section {name} keeps the {sel.select} slots{' halved' if sel.halved else ''}; "
+                            f"{name} sections are written "
+                            + ("unselected" if want is None else
+                               f"keeping the {want.select} slots{' (halved where they can be)' if want.halved else ''}"))
+        if name == "dtw" and not sel.halved and "+" not in str(self.header.get("subspace", "+")):
+            raise self._bad("a movement dtw section is always halved (every win odd, every loss "
+                            "even there): this one is not, which contradicts its values")
 
     def close(self):
         anchors = getattr(self, "_anchors", None)

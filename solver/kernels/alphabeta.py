@@ -32,9 +32,14 @@ def evaluate(T, flying, dm, mover, opp, mh, oh, buf):
 
 
 @njit(**_NJ)
-def negamax(T, flying, dm, mover, opp, mh, oh, depth, alpha, beta, bufs):
+def negamax(T, flying, dm, mover, opp, mh, oh, depth, alpha, beta, bufs, budget):
     """The score of a position searched ``depth`` plies deep (``bufs[k]``: the turn buffer of
-    the node with k plies left)."""
+    the node with k plies left). ``budget[0]``: nodes the search may still visit, counted
+    down; at 0 (run out, or set to 0 by another thread: ``stop``) every node returns at once
+    and the score means nothing (the caller sees ``budget[0] <= 0``)."""
+    budget[0] -= 1
+    if budget[0] <= 0:
+        return 0
     buf = bufs[depth]
     nt = gen_turns(T, flying, dm, mover, opp, mh, oh, buf)
     end = terminal(mover, opp, mh, oh, nt)
@@ -50,9 +55,11 @@ def negamax(T, flying, dm, mover, opp, mh, oh, depth, alpha, beta, bufs):
     for i in range(nt):
         a, b, c, d, switched = apply_turn(mover, opp, mh, oh, buf[i, 0], buf[i, 1], buf[i, 2])
         if switched:
-            score = -negamax(T, flying, dm, a, b, c, d, depth - 1, -beta, -alpha, bufs)
+            score = -negamax(T, flying, dm, a, b, c, d, depth - 1, -beta, -alpha, bufs, budget)
         else:
-            score = negamax(T, flying, dm, a, b, c, d, depth - 1, alpha, beta, bufs)
+            score = negamax(T, flying, dm, a, b, c, d, depth - 1, alpha, beta, bufs, budget)
+        if budget[0] <= 0:
+            return 0
         if score > best:
             best = score
         if score > alpha:

@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 
 from ..format.fileformat import remove_stale_temporaries
 from ..database.folders import ruleset_dir
-from ..core.errors import OutputError, ResourceError, UsageError
+from ..core.errors import OutputError, ResourceError, UsageError, out_of_room
 from .jobs import Job, MovementDraws, MovementDtw, PlacementSubspace, job_for
 from ..core.progress import Reporter
 from ..hashing.subspaces import (check_movement, pair_key, check_placement, movement_subspaces,
@@ -129,17 +129,6 @@ def critical_path(variant, jobs, deps) -> Plan:
         best[j] = (prev[0] + weight[j], prev[1] + [j])
     heavy = max(best.values(), key=lambda x: x[0]) if best else (0, [])
     return Plan(jobs, deps, weight, sum(weight.values()), heavy[1], heavy[0])
-
-
-def out_of_room(exc: BaseException) -> str | None:
-    """What ran out, when ``exc`` says a disk or the memory is full (None otherwise)."""
-    import errno
-
-    if isinstance(exc, MemoryError):
-        return "out of memory"
-    if isinstance(exc, OSError) and exc.errno in (errno.ENOSPC, errno.EDQUOT):
-        return f"no space left on the device ({exc.strerror})"
-    return None
 
 
 def run_job(out: str, variant_desc: dict, job: Job, threads: int | None = None, slot: int = 0,
