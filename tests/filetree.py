@@ -54,11 +54,12 @@ def rewrite_values_header(path, **changes):
     write_table(path, header, values, dtc, anchors, curse)
 
 
-def forge_header(path, change):
+def forge_header(path, change, whole=False):
     """Change the header of a database file in place, its header checksum made good: ``change``
     takes the header (a dict) and changes it. The new header is padded with spaces to the old
     one's length (every section keeps its offset; the ``generator`` field goes where it takes
-    the room); False where it still does not fit."""
+    the room); False where it still does not fit. ``whole``: the whole file's digest in the
+    trailer made good too (as docs/format.md describes it), so that only the layout can tell."""
     import json
     import struct
     import zlib
@@ -77,5 +78,10 @@ def forge_header(path, change):
     blob += b" " * (hlen - len(blob))
     data[prefix.size:prefix.size + hlen] = blob
     prefix.pack_into(data, 0, magic, version, hlen, zlib.crc32(blob), rest)
+    if whole:
+        import hashlib
+
+        from morris.format.fileformat import TRAILER
+        data[-TRAILER:-8] = hashlib.blake2b(bytes(data[:-TRAILER]), digest_size=32).digest()
     open(path, "wb").write(bytes(data))
     return True

@@ -441,3 +441,30 @@ def test_out_of_memory_is_a_resource_error_for_every_command(tmp_path):
     again = subprocess.run([sys.executable, "-m", "cli.main", "solve", "--out", str(tmp_path / "new"),
                             "--max-pieces", "5", "--quiet"], cwd=ROOT, capture_output=True, text=True)
     assert again.returncode == 0, again.stderr
+
+
+ANCHOR_LAYOUT = [
+    ("anchor_fence", lambda h: h.__setitem__("anchor_fence", [x + 1 for x in h["anchor_fence"]])),
+    ("anchors.offset+8", lambda h: h["sections"]["anchors"].__setitem__("offset", h["sections"]["anchors"]["offset"] + 8)),
+    ("anchors.offset-8", lambda h: h["sections"]["anchors"].__setitem__("offset", h["sections"]["anchors"]["offset"] - 8)),
+]
+
+
+@pytest.mark.parametrize("name, change", ANCHOR_LAYOUT, ids=[n for n, _ in ANCHOR_LAYOUT])
+def test_an_anchor_layout_forged_with_every_checksum_made_good_is_caught(tmp_path, solved, name, change):
+    """The anchor fence or the anchor table's offset changed, the header's and the whole
+    file's checksums made good (as docs/format.md describes them): `verify --checksums-only`
+    fails the file and `query` names it as damaged, exit 3 (both once passed it)."""
+    from filetree import forge_header
+
+    db = tmp_path / "db"
+    _copy_standard(solved, db)
+    path = db / "standard" / "3-3.mtb"
+    assert forge_header(path, change, whole=True)
+    assert check_file(path) is not None
+    r = CliRunner().invoke(cli, ["verify", "--db", str(db), "--checksums-only", "--quiet"])
+    assert r.exit_code == 1 and f"FAIL {path}" in r.output, r.output
+    r = CliRunner().invoke(cli, ["query", "--db", str(db), "a1,d1,g1/a7,d7,g7 w"])
+    assert r.exit_code == 3, r.output
+    line, = r.output.strip().splitlines()
+    assert "CorruptDatabaseError" in line and line.count("3-3.mtb") == 1, line

@@ -856,12 +856,23 @@ class TableFile:
             count = int(sec["count"])
             if sec["length"] != 4 * count or sec["offset"] + sec["length"] > len(self._mm):
                 raise self._bad("anchor table is damaged")
+            table = np.frombuffer(self._mm, dtype="<u4", count=count, offset=sec["offset"])
+            self._check_anchors(table)
             if sys.byteorder == "little":
                 self._anchors = memoryview(self._mm)[sec["offset"] : sec["offset"] + sec["length"]].cast("I")
             else:  # pragma: no cover - big-endian hosts read a converted copy
-                raw = self._mm[sec["offset"] : sec["offset"] + sec["length"]]
-                self._anchors = np.frombuffer(raw, dtype="<u4").astype(np.int64).tolist()
+                self._anchors = table.astype(np.int64).tolist()
         return self._anchors
+
+    def _check_anchors(self, table) -> None:
+        """The anchor table must be strictly increasing and the header's fence every FENCE-th
+        entry of it (a fence or an offset that disagrees would send lookups to the wrong
+        slots): checked once, when a lookup first needs them."""
+        if len(table) > 1 and not bool(np.all(table[1:] > table[:-1])):
+            raise self._bad("anchor table is not in increasing order (a damaged table or offset)")
+        fence = self.header.get("anchor_fence")
+        if fence is not None and [int(a) for a in table[::FENCE]] != fence:
+            raise self._bad("the header's anchor fence does not match the anchor table")
 
     def orbit_of(self, rep: int) -> int:
         """Position of an anchor representative in the anchor table, or -1. Bisects the fence
@@ -895,8 +906,9 @@ class TableFile:
 
 
 def check_file(path, expect: dict | None = None) -> str | None:
-    """None when the file is complete and its checksum matches, and its header holds the
-    fields ``expect`` (a missing ``kind`` reads as ``values``); else what is wrong."""
+    """None when the file is complete and its checksum matches, its anchor table agrees with
+    the header, and its header holds the fields ``expect`` (a missing ``kind`` reads as
+    ``values``); else what is wrong."""
     try:
         with TableFile(path) as tf:
             wrong = header_mismatch(tf.header, expect or {})
@@ -904,6 +916,7 @@ def check_file(path, expect: dict | None = None) -> str | None:
                 return f"{path}: {wrong}"
             if not tf.checksum_ok():
                 return f"{path}: checksum mismatch"
+            tf.anchors  # (the anchor table against its fence and order: TableFile._check_anchors)
     except FileNotFoundError:
         return f"{path}: missing"
     except CorruptDatabaseError as exc:

@@ -226,8 +226,9 @@ class Tablebase:
             raise self._missing(position.variant, Subspace(m, o, hm, ho))
         try:
             i = self._hasher(position.board).index_py(mover, opp, orbit_of=tf.orbit_of)
-        except CorruptDatabaseError as exc:
-            raise CorruptDatabaseError(f"{tf.path}: {exc}") from None
+        except CorruptDatabaseError as exc:  # (named once: the file's own errors name it)
+            why = str(exc)
+            raise CorruptDatabaseError(why if why.startswith(str(tf.path)) else f"{tf.path}: {why}") from None
         if not 0 <= i < tf.slots:
             raise CorruptDatabaseError(f"{tf.path}: the position's slot {i} lies past the "
                                        f"file's {tf.slots} slots (damaged header or anchors)")
