@@ -4,6 +4,7 @@ player, or a weaker one) and ``match`` (two players, many games)."""
 from __future__ import annotations
 
 import json
+import os
 import sys
 
 import click
@@ -11,7 +12,7 @@ import click
 from morris.apps import reports
 from morris.core.position import Position
 
-from .options import (Number, ask_line, echo_lines, lookup_db_option, make_variant, open_lookup,
+from .options import (Number, OutFile, ask_line, echo_lines, lookup_db_option, make_variant, open_lookup,
                       quiet_option, reporter_of, search_option, seed_option, variant_options)
 
 #: --opponent / --a / --b: the players of players.py
@@ -106,3 +107,55 @@ def match(a_spec, b_spec, games, max_plies, db, as_json, movetime, quiet, progre
                            seed or 0, max_plies, on_game=lambda n, result: bar.update(1))
     r.a, r.b = a_spec, b_spec
     echo_lines([json.dumps(r.to_json())] if as_json else reports.match_lines(r))
+
+
+@click.command()
+@click.argument("source", required=False, default="-", metavar="[FILE|-]")
+@lookup_db_option
+@click.option("--json", "as_json", is_flag=True, help="One JSON object per game per line.")
+@click.option("--slip", type=Number(0, 10000), default=None, metavar="PLIES",
+              help="Plies a win may take longer (a loss end sooner) than the best before the move "
+                   "counts as a slip (default 2).")
+@click.option("--graph", "graph_path", type=OutFile(), default=None, metavar="FILE.svg",
+              help="Also draw each game's course as SVG (FILE.svg; FILE-2.svg, ... for more games).")
+@search_option
+@variant_options
+def annotate(source, db, as_json, slip, graph_path, use_search, **kw):
+    """Grade every ply of one or more played games (FILE, or '-' for stdin): blunder (the value
+    dropped), slip (the value kept, the distance or the draw value worse than the best), best.
+
+    Reads the toolkit's move tokens or Sanmill's move lists: move numbers, tag lines in
+    brackets (a FEN tag for another start), results; several games in one file."""
+    from morris.apps.annotate import DEFAULT_SLIP, annotate_game, game_json, graph_svg, table_lines
+    from morris.core.atomic import write_atomic
+    from morris.core.records import read_games
+
+    text = read_source(source)
+    games = read_games(text, make_variant(kw))  # every record played before anything is printed
+    with open_lookup(db, use_search) as tb:
+        lines, graphs = [], []
+        for record, game in games:
+            ann = annotate_game(tb, record, game, DEFAULT_SLIP if slip is None else slip)
+            lines += [json.dumps(game_json(ann))] if as_json else table_lines(ann) + [""]
+            graphs.append(graph_svg(ann))
+    echo_lines(lines[:-1] if lines and not lines[-1] else lines)
+    if graph_path:
+        stem, dot, ext = graph_path.rpartition(".") if "." in os.path.basename(graph_path) else (graph_path, "", "")
+        for i, svg in enumerate(graphs, start=1):
+            path = graph_path if i == 1 else f"{stem}-{i}{dot}{ext}"
+            write_atomic(path, svg.encode())
+            click.echo(f"wrote {path}", err=True)
+
+
+def read_source(source: str) -> str:
+    """The text of FILE or of stdin ('-'), refused with the reason where it is not readable text."""
+    from morris.core.errors import UsageError
+
+    if source == "-":
+        return sys.stdin.read()
+    try:
+        with open(source, encoding="utf-8") as f:
+            return f.read()
+    except (OSError, UnicodeDecodeError) as exc:
+        raise UsageError(f"cannot read {source}: {exc.strerror if isinstance(exc, OSError) else 'not UTF-8 text'}") from None
+

@@ -295,9 +295,9 @@ def serve(db, host, port, quiet):
         pass
 
 
-from .games import line, match, play  # noqa: E402 (commands of their own file)
+from .games import annotate, line, match, play  # noqa: E402 (commands of their own file)
 
-for command in (line, play, match):
+for command in (line, play, match, annotate):
     cli.add_command(command)
 
 

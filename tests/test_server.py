@@ -262,3 +262,17 @@ def test_the_server_survives_mixed_variants_sizes_and_options(tmp_path, placed):
             stop()
     assert answers[0][1]["value"] == "win" and answers[1][1]["value"] == "draw"  # the report's
     assert answers[2][0] == 503  # standard-5: no movement files for 5 a side here, said so
+
+
+def test_annotate_endpoint_returns_the_commands_json(server):
+    """GET /api/annotate: the same JSON as `morris annotate --json` (shipped Six Men's Morris
+    data), a bad record a 400 naming the game, the ply and the token."""
+    game = "1. d2 b4 2. a4 g4 3. d7 f4 4. b2 a7 5. b6 a1 6. f2 xg4 g4 *"
+    status, body = get(server, "/api/annotate", game=game, variant="six")
+    assert status == 200, body
+    r = CliRunner().invoke(cli, ["annotate", "-", "--variant", "six", "--json"], input=game)
+    assert r.exit_code == 0
+    assert body["games"] == [json.loads(line) for line in r.output.splitlines()]
+    assert [p["grade"] for p in body["games"][0]["plies"]][5] == "blunder"
+    status, body = get(server, "/api/annotate", game="d2 b4 d2", variant="six")
+    assert status == 400 and "game 1, ply 3, 'd2'" in body["error"]

@@ -28,8 +28,10 @@ from collections import Counter
 
 from .bot import PerfectPlayer, bestmove_json
 from .advice import public_text
+from .annotate import DEFAULT_SLIP, annotate_game, game_json
 from ..core.errors import MorrisError, ServeError
 from ..core.position import Position
+from ..core.records import read_games
 from ..lookups.tablebase import open_tablebase
 from .explorer import explorer_page, variant_of
 from .svg import board_svg
@@ -189,6 +191,33 @@ async def answer(tb, kind, params, position, seed=None, timeout: float | None = 
                               f"not answer?); the server goes on"}
 
 
+async def annotate_answer(tb, text: str, params: dict, slip: int):
+    """(status, {"games": [annotate.game_json of each game]}): a bad record is a 400 naming the
+    game, ply and token; the grading runs in a worker thread under ``LOOKUP_TIMEOUT``."""
+    from starlette.concurrency import run_in_threadpool
+
+    try:
+        games = read_games(text, variant_of(params))
+    except MorrisError as exc:
+        return exc.http_status, {"error": public_text(f"{type(exc).__name__}: {exc}", tb.paths)}
+
+    def work():
+        out = []
+        for record, game in games:
+            obj = game_json(annotate_game(tb, record, game, slip))
+            for p in obj["plies"]:
+                p["why"] = p["why"] and public_text(p["why"], tb.paths)
+            out.append(obj)
+        return out
+
+    try:
+        return 200, {"games": await asyncio.wait_for(run_in_threadpool(work), LOOKUP_TIMEOUT)}
+    except MorrisError as exc:
+        return exc.http_status, {"error": public_text(f"{type(exc).__name__}: {exc}", tb.paths)}
+    except asyncio.TimeoutError:
+        return 503, {"error": f"grading took longer than {LOOKUP_TIMEOUT:g} s; the server goes on"}
+
+
 def _add_routes(app, tb) -> None:
     from fastapi import Query, Request
     from fastapi.responses import HTMLResponse, JSONResponse, Response
@@ -221,6 +250,16 @@ def _add_routes(app, tb) -> None:
                                                 "separated by ';' (a drawn game is then kept from "
                                                 "ending by repetition)")):
         status, obj = await answer(tb, "bestmove", dict(request.query_params), position, seed)
+        return JSONResponse(obj, status_code=status)
+
+    @get("/api/annotate", summary="Every ply of one or more played games graded")
+    async def annotate_route(request: Request,
+                             game: str = Query(..., max_length=100_000, description=(
+                                 "the game(s): the toolkit's move tokens or Sanmill's move list")),
+                             variant: str = common["variant"], flying: str | None = None,
+                             double_mill_removes: str | None = None,
+                             slip: int = Query(DEFAULT_SLIP, ge=0, le=10_000)):
+        status, obj = await annotate_answer(tb, game, dict(request.query_params), slip)
         return JSONResponse(obj, status_code=status)
 
     @get("/api/health", summary="Liveness")
