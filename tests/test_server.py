@@ -276,3 +276,27 @@ def test_annotate_endpoint_returns_the_commands_json(server):
     assert [p["grade"] for p in body["games"][0]["plies"]][5] == "blunder"
     status, body = get(server, "/api/annotate", game="d2 b4 d2", variant="six")
     assert status == 400 and "game 1, ply 3, 'd2'" in body["error"]
+
+
+def test_the_game_page_steps_through_a_graded_game(server):
+    """/game: the board after the ply asked, links back and forth and to the explorer, the
+    moves coloured by grade; a bad record is the page with the line naming it, HTTP 400."""
+    import re
+
+    game = "1. d2 b4 2. a4 g4 3. d7 f4 4. b2 a7 5. b6 a1 6. f2 xg4 g4 *"
+    q = urllib.parse.urlencode({"moves": game, "variant": "six", "ply": 6})
+    with urllib.request.urlopen(f"{server}/game?{q}", timeout=60) as r:
+        assert r.status == 200
+        page = r.read().decode()
+    assert "after ply 6 of 12" in page and "<svg" in page
+    grades = re.findall(r'data-ply="(\d+)" data-grade="(\w+)"', page)
+    assert len(grades) == 12 and ("6", "blunder") in grades
+    assert 'class="blunder current"' in page
+    assert "ply=5" in page and "ply=7" in page and 'id="explore" href="/?' in page
+    assert "http://" not in page.replace('xmlns="http://www.w3.org/2000/svg"', "")
+    q = urllib.parse.urlencode({"moves": "d2 b4 d2", "variant": "six"})
+    try:
+        urllib.request.urlopen(f"{server}/game?{q}", timeout=60)
+        raise AssertionError("a bad record was accepted")
+    except urllib.error.HTTPError as e:
+        assert e.code == 400 and "game 1, ply 3, &#x27;d2&#x27;" in e.read().decode()

@@ -109,7 +109,7 @@ code {{ word-break: break-all; }}
 nav a {{ margin-right: .8em; }}
 </style></head>
 <body>
-<header><strong>morris</strong> tablebase explorer · <a href="/stats">statistics</a></header>
+<header><strong>morris</strong> tablebase explorer · <a href="/stats">statistics</a> · <a id="games" href="/game">grade a game</a></header>
 <main>
 <section id="board">{board}</section>
 <section id="info">

@@ -34,6 +34,7 @@ from ..core.position import Position
 from ..core.records import read_games
 from ..lookups.tablebase import open_tablebase
 from .explorer import explorer_page, variant_of
+from .gamepage import game_page
 from .svg import board_svg
 from .statspage import stats_page
 
@@ -220,9 +221,7 @@ async def annotate_answer(tb, text: str, params: dict, slip: int):
 
 def _add_routes(app, tb) -> None:
     from fastapi import Query, Request
-    from fastapi.responses import HTMLResponse, JSONResponse, Response
-    from starlette.concurrency import run_in_threadpool
-
+    from fastapi.responses import JSONResponse, Response
 
     def get(path, **kw):
         """A GET route that answers HEAD too (HEAD left out of the OpenAPI description)."""
@@ -275,6 +274,16 @@ def _add_routes(app, tb) -> None:
             return _error(400, f"{type(exc).__name__}: {exc}")
         return Response(svg, media_type="image/svg+xml")
 
+    _add_pages(app, tb, get)
+
+
+def _add_pages(app, tb, get) -> None:
+    """The HTML pages: the explorer (``/``), a game graded (``/game``), the statistics and the
+    API's description."""
+    from fastapi import Request
+    from fastapi.responses import HTMLResponse
+    from starlette.concurrency import run_in_threadpool
+
     @get("/stats", response_class=HTMLResponse, include_in_schema=False)
     async def stats(request: Request):
 
@@ -283,6 +292,15 @@ def _add_routes(app, tb) -> None:
         except MorrisError as exc:
             html = f"<!doctype html><p class='error'>{type(exc).__name__}: {public_text(str(exc), tb.paths)}</p>"
             status = exc.http_status
+        return HTMLResponse(html, status_code=status)
+
+    @get("/game", response_class=HTMLResponse, include_in_schema=False)
+    async def game(request: Request):
+        try:
+            html, status = await asyncio.wait_for(
+                run_in_threadpool(game_page, tb, dict(request.query_params)), LOOKUP_TIMEOUT)
+        except asyncio.TimeoutError:
+            html, status = "<!doctype html><p class='error'>grading took too long</p>", 503
         return HTMLResponse(html, status_code=status)
 
     @get("/docs", response_class=HTMLResponse, include_in_schema=False)
