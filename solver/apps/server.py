@@ -166,7 +166,12 @@ def lookup(tb, kind, params, position, seed=None, pos=None):
         seen[pos.key] += 1
         return 200, bestmove_json(PerfectPlayer(tb, seed).choose(pos, seen), position)
     except MorrisError as exc:
-        return exc.http_status, {"error": public_text(f"{type(exc).__name__}: {exc}", tb.paths)}
+        return failure(tb, exc)
+
+
+def failure(tb, exc) -> tuple:
+    """(status, JSON) of a refused request: the error's status and its line, no server path."""
+    return exc.http_status, {"error": public_text(f"{type(exc).__name__}: {exc}", tb.paths)}
 
 
 async def answer(tb, kind, params, position, seed=None, timeout: float | None = None):
@@ -200,7 +205,7 @@ async def annotate_answer(tb, text: str, params: dict, slip: int):
     try:
         games = read_games(text, variant_of(params))
     except MorrisError as exc:
-        return exc.http_status, {"error": public_text(f"{type(exc).__name__}: {exc}", tb.paths)}
+        return failure(tb, exc)
 
     def work():
         out = []
@@ -214,7 +219,7 @@ async def annotate_answer(tb, text: str, params: dict, slip: int):
     try:
         return 200, {"games": await asyncio.wait_for(run_in_threadpool(work), LOOKUP_TIMEOUT)}
     except MorrisError as exc:
-        return exc.http_status, {"error": public_text(f"{type(exc).__name__}: {exc}", tb.paths)}
+        return failure(tb, exc)
     except asyncio.TimeoutError:
         return 503, {"error": f"grading took longer than {LOOKUP_TIMEOUT:g} s; the server goes on"}
 
