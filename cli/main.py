@@ -8,14 +8,20 @@ with status 2, a missing or damaged database file with 3 (options.py).
 from __future__ import annotations
 
 import json
+import os
 import sys
 
-import click
+# numba loads the BLAS that scipy brings where scipy is installed; OpenBLAS starting its threads
+# under a memory limit (ulimit -v) can spin for ever or abort. The toolkit uses no BLAS: one
+# thread, so that running short of memory stays the one ResourceError line (exit 4).
+os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 
-from morris.apps import reports
-from morris.apps.advice import error_line
-from morris.core.errors import MorrisError, UsageError
-from morris.core.position import Position
+import click  # noqa: E402
+
+from morris.apps import reports  # noqa: E402
+from morris.apps.advice import error_line  # noqa: E402
+from morris.core.errors import MorrisError, UsageError  # noqa: E402
+from morris.core.position import Position  # noqa: E402
 
 from .options import (Dir, MorrisGroup, Number, OutFile, db_option, echo_lines, lookup_db_option,
                       make_variant, open_lookup, quiet_option, reporter_of, say_search, search_option,

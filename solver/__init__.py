@@ -57,6 +57,7 @@ MOVED = {
     **{m: "lookups" for m in ("tablebase", "search")},
     **{m: "apps" for m in ("bot", "engine", "server", "explorer", "svg", "plots", "start_value",
                            "advice", "reports", "console", "players", "statspage")},
+    "openspiel": "apps",  # (not moved: morris.openspiel is where the users look for it)
 }
 
 

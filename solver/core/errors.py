@@ -113,7 +113,7 @@ def out_of_room(exc: BaseException) -> str | None:
     a low ``ulimit -v`` does to it before any array is made)."""
     import errno
 
-    if isinstance(exc, MemoryError):
+    if isinstance(exc, MemoryError) or (isinstance(exc, OSError) and exc.errno == errno.ENOMEM):
         return "out of memory"
     if isinstance(exc, OSError) and exc.errno in (errno.ENOSPC, errno.EDQUOT):
         return f"no space left on the device ({exc.strerror})"
