@@ -118,9 +118,13 @@ def match(a_spec, b_spec, games, max_plies, db, as_json, movetime, quiet, progre
                    "counts as a slip (default 2).")
 @click.option("--graph", "graph_path", type=OutFile(), default=None, metavar="FILE.svg",
               help="Also draw each game's course as SVG (FILE.svg; FILE-2.svg, ... for more games).")
+@click.option("--openspiel", "from_openspiel", is_flag=True,
+              help="The input is OpenSpiel nine_mens_morris action histories, one game a line "
+                   "(numbers separated by spaces or commas).")
+@quiet_option
 @search_option
 @variant_options
-def annotate(source, db, as_json, slip, graph_path, use_search, **kw):
+def annotate(source, db, as_json, slip, graph_path, from_openspiel, quiet, progress, use_search, **kw):
     """Grade every ply of one or more played games (FILE, or '-' for stdin): blunder (the value
     dropped), slip (the value kept, the distance or the draw value worse than the best), best.
 
@@ -131,13 +135,19 @@ def annotate(source, db, as_json, slip, graph_path, use_search, **kw):
     from morris.core.records import read_games
 
     text = read_source(source)
+    if from_openspiel:
+        from morris.apps.openspiel import records_of_histories
+
+        text = records_of_histories(text)
     games = read_games(text, make_variant(kw))  # every record played before anything is printed
-    with open_lookup(db, use_search) as tb:
+    with open_lookup(db, use_search) as tb, \
+            reporter_of(quiet, progress).bar(total=len(games), desc="annotate", unit="game") as bar:
         lines, graphs = [], []
         for record, game in games:
             ann = annotate_game(tb, record, game, DEFAULT_SLIP if slip is None else slip)
             lines += [json.dumps(game_json(ann))] if as_json else table_lines(ann) + [""]
             graphs.append(graph_svg(ann))
+            bar.update(1)
     echo_lines(lines[:-1] if lines and not lines[-1] else lines)
     if graph_path:
         stem, dot, ext = graph_path.rpartition(".") if "." in os.path.basename(graph_path) else (graph_path, "", "")

@@ -155,3 +155,39 @@ def test_the_graph_marks_every_blunder(tmp_path):
         marked = sum(p["grade"] in ("blunder", "slip") for p in o["plies"])
         assert len(rings) == marked and marked > 0
         assert root.findall(f"{ns}polyline")
+
+
+def test_a_planted_blunder_is_flagged_at_its_ply_and_no_other():
+    """Both sides play the best move of `query` (analyze) but for one ply where a move of a
+    worse value is played: that ply, and no other, is a blunder; the summary says so."""
+    with open_tablebase(None) as tb:
+        game = Game(Position.start(SIX))
+        planted = None
+        while len(game.moves) < 24 and not game.result:
+            a = tb.analyze(game.position)
+            worse = [m for m in a.moves if VALUE_RANK[m.value] > VALUE_RANK[a.value]]
+            if planted is None and len(game.moves) >= 6 and worse:
+                game.push(worse[0].move)
+                planted = len(game.moves)
+            else:
+                game.push(a.moves[0].move)
+        assert planted is not None
+        record = split_records(" ".join(map(str, game.moves)))[0]
+        ann = annotate_game(tb, record, game)
+    assert [p.ply for p in ann.plies if p.grade == "blunder"] == [planted]
+    side = ann.plies[planted - 1].side
+    from morris.apps.annotate import summary
+    s = summary(ann)
+    assert s["decided_at_ply"] == planted and s["sides"][side]["blunders"] == 1
+
+
+def test_openspiel_histories_are_read_as_games(tmp_path):
+    """annotate --openspiel: one action history a line (OpenSpiel's numbering, a capture its own
+    action); a history with an illegal action is one line naming the game, exit 2."""
+    r = CliRunner().invoke(cli, ["annotate", "-", "--openspiel", "--json"], input="0 21 1 22 2 22 9\n4,19\n")
+    assert r.exit_code == 0, r.output
+    objs = [json.loads(line) for line in r.stdout.splitlines()]
+    assert [p["move"] for p in objs[0]["plies"]] == ["a7", "a1", "d7", "d1", "g7xd1", "a4"]
+    assert [p["move"] for p in objs[1]["plies"]] == ["d6", "d2"]
+    r = CliRunner().invoke(cli, ["annotate", "-", "--openspiel"], input="0 0\n")
+    assert r.exit_code == 2 and r.stdout == "" and "game 1: action 0 (#2)" in r.stderr

@@ -21,7 +21,9 @@ against that cap.
 
 from __future__ import annotations
 
-from ..core.errors import IllegalMoveError
+from ..core.errors import IllegalMoveError, MorrisError
+from ..core.inputs import parse_int
+from ..core.records import RecordError
 from ..core.position import Move, Position
 from ..core.variants import get_variant
 from .players import PerfectChooser
@@ -71,6 +73,23 @@ def replay(actions, variant=None) -> tuple[list, Position, Move | None]:
             partial = None
     pending = None if partial is None else pos.move_of_turn(partial)
     return moves, pos, pending
+
+
+def records_of_histories(text: str) -> str:
+    """OpenSpiel action histories (one game a line, numbers separated by spaces or commas; a
+    line may end with a mill awaiting its capture) as game records in the toolkit's tokens, one
+    game each: what ``morris annotate --openspiel`` grades. A line that is not a history of
+    legal actions is a :class:`~morris.core.records.RecordError` naming its game."""
+    out = []
+    for n, line in enumerate((x for x in text.splitlines() if x.strip() and not x.lstrip().startswith("#")), 1):
+        words = line.replace(",", " ").replace("[", " ").replace("]", " ").split()
+        try:
+            actions = [parse_int(w, "an OpenSpiel action", 0, MOVE_BASE + 24 * 24 - 1) for w in words]
+            moves, _, _ = replay(actions)
+        except MorrisError as exc:
+            raise RecordError(f"game {n}: {exc}") from None
+        out.append(" ".join(map(str, moves)) + " *")
+    return "\n".join(out)
 
 
 def state_of(moves, pyspiel_game=None):
