@@ -21,12 +21,14 @@ against that cap.
 
 from __future__ import annotations
 
+from collections import Counter
+
 from ..core.errors import IllegalMoveError, MorrisError
 from ..core.inputs import parse_int
 from ..core.records import RecordError
 from ..core.position import Move, Position
 from ..core.variants import get_variant
-from .players import PerfectChooser
+from .bot import PerfectPlayer
 
 OS_POINTS = ("a7", "d7", "g7", "b6", "d6", "f6", "c5", "d5", "e5", "a4", "b4", "c4",
              "e4", "f4", "g4", "c3", "d3", "e3", "b2", "d2", "f2", "a1", "d1", "g1")
@@ -104,8 +106,12 @@ def state_of(moves, pyspiel_game=None):
 
 
 def make_bot(tb, seed=None, use_draw_values: bool = True):
-    """A ``pyspiel.Bot`` playing the perfect player from the databases of ``tb``."""
+    """A ``pyspiel.Bot`` playing the perfect player from the databases of ``tb``. It keeps no
+    state between calls: each ``step`` reads the game from the state's history (so one bot
+    serves any number of games, and ``restart_at`` has nothing to do)."""
     import pyspiel  # (lazy: the optional extra)
+
+    player = PerfectPlayer(tb, seed, use_draw_values)
 
     class _PerfectBot(pyspiel.Bot):
         """The perfect player as an OpenSpiel bot: ``step(state)`` is its next action (the
@@ -113,17 +119,21 @@ def make_bot(tb, seed=None, use_draw_values: bool = True):
 
         def __init__(self):
             pyspiel.Bot.__init__(self)
-            self.chooser = PerfectChooser(tb, seed, use_draw_values)
 
         def step(self, state):
-            _, pos, pending = replay(state.history())
+            moves, pos, pending = replay(state.history())
+            seen = Counter([pos.key])
+            before = Position.start(pos.variant)
+            for mv in moves:  # the positions of the game so far, for the draws' repetition rule
+                seen[before.key] += 1
+                before = before.play(mv)
+            choice = player.choose(pos, seen)
             if pending is None:
-                return actions_of(self.chooser.choose(pos))[0]
+                return actions_of(choice.move)[0]
             done = len(pending.removes)
-
-            def fits(m):
-                return m.frm == pending.frm and m.to == pending.to and m.removes[:done] == pending.removes
-            move = self.chooser.choose(pos, fits)
+            move = next(m.move for m in choice.analysis.moves  # sorted best first
+                        if (m.move.frm, m.move.to) == (pending.frm, pending.to)
+                        and m.move.removes[:done] == pending.removes)
             return actions_of(move)[1 + done]
 
         def restart_at(self, state):
