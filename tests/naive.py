@@ -381,7 +381,7 @@ def placement_recursion(variant, state, movement, memo, combine):
     else:
         results = []
         for t in rules.turns(variant, mover, opp, mh, oh):
-            child, switched = rules.child(mover, opp, mh, oh, t)
+            child, switched = rules.play(variant, mover, opp, mh, oh, t)
             v, x = placement_recursion(variant, child, movement, memo, combine)
             results.append((v, x, switched, t[2] != 0 or not (child[2] or child[3])))
         out = combine(results)

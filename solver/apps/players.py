@@ -104,7 +104,7 @@ class SearchPlayer:
             return self.evaluate(state)
         best = -math.inf
         for t in ts:
-            child, switched = rules.child(*state, t)
+            child, switched = rules.play(v, *state, t)
             if switched:  # the other side moves next: its score, seen from here
                 score = -self.negamax(child, depth - 1, -beta, -alpha)
             else:  # the same side places again
@@ -124,7 +124,7 @@ class SearchPlayer:
         for t in pos.legal_turns():
             move = pos.move_of_turn(t)
             if among is None or among(move):
-                child, switched = rules.child(*pos.state, t)
+                child, switched = rules.play(self.variant, *pos.state, t)
                 moves.append((child, switched, move))
         if self.python:
             return [(-s if sw else s, m) for s, sw, m in
@@ -165,7 +165,8 @@ class SearchPlayer:
             self._budget[0] = allowed
             t0 = time.monotonic()
             s = int(K.negamax(T, r.flying, r.double_mill_removes, *child, d - 1, -K.INF, K.INF,
-                              bufs, self._budget))
+                              bufs, self._budget, r.place_or_move, r.count_hand,
+                              self.variant.full_board_draws))
             if deadline is not None and self._budget[0] <= 0:
                 return None
             spent = time.monotonic() - t0

@@ -315,7 +315,7 @@ class Position:
                     f"{name} has {on} on the board and {hand} in hand: more than the {n} pieces "
                     f"of {v.name}"
                 )
-        if (self.white_hand or self.black_hand) and self.mover_hand == 0:
+        if (self.white_hand or self.black_hand) and self.mover_hand == 0 and not v.rules.place_or_move:
             me, other = COLOR_NAMES[self.turn], COLOR_NAMES[1 - self.turn]
             raise IllegalPositionError(
                 f"{me} to move with no piece in hand while {other} still has "
@@ -399,6 +399,10 @@ class Position:
             chars.append("*" if owner is None else ("O" if owner == WHITE else "@"))
         board = "/".join("".join(chars[i : i + 8]) for i in (0, 8, 16))
         if self.in_placement:
+            if self.variant.rules.place_or_move:
+                raise IllegalPositionError("Sanmill's FEN cannot describe Lasker Morris with pieces "
+                                           "in hand (a turn may move instead of placing); use the "
+                                           "compact form")
             if not alternating_hands(self.white_hand, self.black_hand):
                 raise IllegalPositionError(
                     f"Sanmill's FEN cannot describe {self.white_hand} white and {self.black_hand} "
@@ -518,7 +522,7 @@ class Position:
 
     def play_turn(self, turn) -> "Position":
         """The position after a turn ``(frm, to, removed)`` (not checked for legality)."""
-        (mover, opp, mover_hand, opp_hand), switched = rules.child(*self.state, turn)
+        (mover, opp, mover_hand, opp_hand), switched = rules.play(self.variant, *self.state, turn)
         turn_ = 1 - self.turn if switched else self.turn
         counter = 0  # after a removal, and during placement (its plies do not count)
         if not (turn[2] or self.in_placement) and self.variant.limited:
@@ -537,8 +541,9 @@ class Position:
             said = RESULT_WORDS[result]
             return f"the game is over ({me} to move has {said})"
         mover, opp, mh, oh = self.state
-        if mh > 0 and frm >= 0:
-            return f"{me} still has {mh} in hand: during placement pieces are placed, not moved"
+        if mh > 0 and frm >= 0 and not variant.rules.place_or_move:
+            return (f"{me} still has {mh} in hand: during placement pieces are placed, not moved "
+                    f"(placing or moving at will is Lasker Morris's rule: --variant lasker)")
         if mh == 0 and frm < 0:
             return "placement is over: move a piece with from-to, as d2-d3"
         if (mover | opp) >> to & 1:
@@ -633,6 +638,8 @@ def _check_fen_phase(v, phase, turn, white, black, w_hand, b_hand) -> None:
     if phase == "r" and (white or black or w_hand != v.pieces or b_hand != v.pieces):
         raise IllegalPositionError(
             f"FEN phase r (ready) is the start: an empty board and {v.pieces} in each hand")
+    if v.rules.place_or_move:
+        return  # (a player may move instead of placing: any hands, either side to move)
     if (w_hand or b_hand) and not alternating_hands(w_hand, b_hand):
         raise IllegalPositionError(
             f"FEN hands do not add up: {w_hand} white and {b_hand} black in hand (placement "

@@ -79,13 +79,20 @@ def removal_order(board, opp: int, removed: int) -> list[int]:
 
 def flies(variant, mover: int, mover_hand: int, opp_hand: int) -> bool:
     """Whether the side to move flies: with the flying rule, once placement is over, with
-    exactly 3 pieces (under ``count_hand`` too: pieces move only once the hands are empty)."""
-    return (
-        variant.rules.flying
-        and mover_hand == 0
-        and opp_hand == 0
-        and popcount(mover) == FLY_AT
-    )
+    exactly 3 pieces (under ``count_hand`` too: pieces move only once the hands are empty).
+    Under ``place_or_move`` (Lasker Morris), pieces move at any time and the hand counts: a
+    player with exactly 3 on the board and in hand together flies."""
+    if not variant.rules.flying:
+        return False
+    if variant.rules.place_or_move:
+        return popcount(mover) + mover_hand == FLY_AT
+    return mover_hand == 0 and opp_hand == 0 and popcount(mover) == FLY_AT
+
+
+def may_move(variant, mover_hand: int) -> bool:
+    """Whether the side to move may move a piece on the board: once its hand is empty, or at
+    any time under ``place_or_move``."""
+    return mover_hand == 0 or variant.rules.place_or_move
 
 
 def turns(variant, mover: int, opp: int, mover_hand: int, opp_hand: int):
@@ -93,11 +100,9 @@ def turns(variant, mover: int, opp: int, mover_hand: int, opp_hand: int):
     board = variant.board
     empty = board.full & ~(mover | opp)
     out = []
-    if mover_hand > 0:
-        steps = [(-1, to) for to in bits(empty)]
-    else:
+    steps = [(-1, to) for to in bits(empty)] if mover_hand > 0 else []
+    if may_move(variant, mover_hand):
         fly = flies(variant, mover, mover_hand, opp_hand)
-        steps = []
         for frm in bits(mover):
             targets = empty if fly else board.adjacency[frm] & empty
             steps.extend((frm, to) for to in bits(targets))
@@ -115,21 +120,27 @@ def turns(variant, mover: int, opp: int, mover_hand: int, opp_hand: int):
     return out
 
 
-def child(mover, opp, mover_hand, opp_hand, turn):
+def child(mover, opp, mover_hand, opp_hand, turn, alternate=False):
     """The position after ``turn`` as ``(state, switched)``: ``state`` from the point of view of
     the side to move next, ``switched`` False when the same side moves again.
 
     The side to move changes every turn, except that a player who still has pieces in hand
     keeps placing while the other player's hand is empty (this arises only from positions that
-    strict alternation does not reach, such as teaching positions)."""
+    strict alternation does not reach, such as teaching positions). With ``alternate`` (the
+    place-or-move turn, where the other player can always move) it changes every turn."""
     frm, to, removed = turn
     after = mover | (1 << to)
     if frm >= 0:
         after ^= 1 << frm
     hand = mover_hand - 1 if frm < 0 else mover_hand
-    if not switches(hand, opp_hand):
+    if not (alternate or switches(hand, opp_hand)):
         return (after, opp & ~removed, hand, opp_hand), False
     return (opp & ~removed, after, opp_hand, hand), True
+
+
+def play(variant, mover, opp, mover_hand, opp_hand, turn):
+    """:func:`child` under the variant's rules."""
+    return child(mover, opp, mover_hand, opp_hand, turn, variant.rules.place_or_move)
 
 
 def switches(hand_after: int, opp_hand: int) -> bool:
@@ -146,6 +157,8 @@ def has_turns(variant, mover, opp, mover_hand, opp_hand) -> bool:
         return False
     if mover_hand > 0 or flies(variant, mover, mover_hand, opp_hand):
         return True
+    if not may_move(variant, mover_hand):
+        return False
     adj = board.adjacency
     return any(adj[p] & empty for p in bits(mover))
 
@@ -198,5 +211,6 @@ def perft_state(variant, mover, opp, mover_hand, opp_hand, depth):
     if depth == 1:
         return len(ts)
     return sum(
-        perft_state(variant, *child(mover, opp, mover_hand, opp_hand, t)[0], depth - 1) for t in ts
+        perft_state(variant, *play(variant, mover, opp, mover_hand, opp_hand, t)[0], depth - 1)
+        for t in ts
     )

@@ -195,6 +195,9 @@ class Rules:
     - ``full_board``: the value of a full board for the side to move, who is blocked: "draw" (the
       default, and Morabaraba's published convention) or "loss" (blocked loses, as anywhere
       else). Only a game of 2 x pieces >= points can fill its board.
+    - ``place_or_move``: Lasker Morris's turn: while a player has pieces in hand, each turn either
+      places one or moves one on the board (with an empty hand, only moves); flying is then
+      counted with the hand (board plus hand exactly 3). Needs ``count_hand``.
 
     With a limit the values depend on the counter (limits.py); databases of such rules are
     solved in their own ruleset directory.
@@ -207,8 +210,13 @@ class Rules:
     endgame_no_removal_limit: int | None = None
     count_hand: bool = False
     full_board: str = "draw"
+    place_or_move: bool = False
 
     def __post_init__(self):
+        if self.place_or_move and not self.count_hand:
+            raise UnknownVariantError(
+                "the place-or-move turn (Lasker Morris) counts the pieces in hand with those on the "
+                "board: it needs count_hand")
         if self.full_board not in FULL_BOARD:
             raise UnknownVariantError(
                 f"a full board must be a draw or a loss, got {self.full_board!r}")
@@ -274,6 +282,8 @@ class Variant:
             parts.append("hand")
         if self.rules.full_board != "draw":
             parts.append(f"full{self.rules.full_board}")
+        if self.rules.place_or_move:
+            parts.append("lasker")
         return "-".join(parts)
 
     @property
@@ -306,6 +316,7 @@ class Variant:
             "endgame_no_removal_limit": self.rules.endgame_no_removal_limit,
             "count_hand": self.rules.count_hand,
             "full_board": self.rules.full_board,
+            "place_or_move": self.rules.place_or_move,
         }
 
     def cli_flags(self) -> str:
@@ -338,6 +349,8 @@ def _builtin():
                               Rules(pieces=12, flying=True, count_hand=True)),
         "twelve": Variant("twelve", MORABARABA_BOARD,
                           Rules(pieces=12, flying=False, count_hand=True)),
+        "lasker": Variant("lasker", STANDARD_BOARD,
+                          Rules(pieces=10, flying=True, count_hand=True, place_or_move=True)),
     }
     for k in range(3, 9):
         out[f"standard-{k}"] = Variant(f"standard-{k}", STANDARD_BOARD, Rules(pieces=k, flying=True))
@@ -393,5 +406,6 @@ def variant_from_fields(d: dict) -> Variant:
         endgame_no_removal_limit=d.get("endgame_no_removal_limit"),
         count_hand=bool(d.get("count_hand", False)),
         full_board=d.get("full_board", "draw"),
+        place_or_move=bool(d.get("place_or_move", False)),
     )
     return Variant(d.get("name", d.get("ruleset", board.name)), board, rules)

@@ -146,6 +146,8 @@ def ruleset_fields(variant) -> dict:
         out["count_hand"] = True
     if variant.rules.full_board != "draw":
         out["full_board"] = variant.rules.full_board
+    if variant.rules.place_or_move:
+        out["place_or_move"] = True
     return out
 
 

@@ -19,6 +19,11 @@ def _kernel_args(pos: Position):
     )
 
 
+def _rule_args(pos: Position):
+    """The kernels' place-or-move and count-the-hand flags."""
+    return pos.variant.rules.place_or_move, pos.variant.rules.count_hand
+
+
 def perft(pos: Position, depth: int, *, python: bool = False, parallel: bool = True) -> int:
     """Number of sequences of ``depth`` whole turns from ``pos``. Under a no-removal limit that
     the sequences can reach, the positions themselves are walked (their counter ends the game
@@ -35,7 +40,7 @@ def perft(pos: Position, depth: int, *, python: bool = False, parallel: bool = T
     from ..kernels.bitboard import perft_parallel  # (lazy: imports numba)
 
     fn = perft_parallel if parallel else kperft
-    return int(fn(*_kernel_args(pos), depth))
+    return int(fn(*_kernel_args(pos), depth, *_rule_args(pos)))
 
 
 def check_depth(depth: int) -> None:

@@ -21,7 +21,7 @@ from dataclasses import dataclass
 
 from ..core.errors import UsageError
 from ..core.rules import switches
-from ..core.variants import LOSE_BELOW
+from ..core.variants import FLY_AT, LOSE_BELOW
 
 _NAME_RE = re.compile(r"^([0-9]+)-([0-9]+)(?:\+([0-9]+)\+([0-9]+))?$")
 
@@ -135,6 +135,73 @@ def pair_children(top: Subspace) -> dict:
     return {sub: removal_child(sub) for sub in top.pair}
 
 
+def opponent_flies(variant, sub: Subspace) -> bool:
+    """Whether the opponent of the side to move in ``sub`` flies (the mover of the positions
+    that lead into it by a move): 3 pieces, counted with the hand under the place-or-move turn."""
+    if not variant.rules.flying:
+        return False
+    if variant.rules.place_or_move:
+        return sub.o + sub.ho == FLY_AT
+    return sub.o == FLY_AT and sub.hm == 0 and sub.ho == 0
+
+
+# ------------------------------------------------------------------------ Lasker Morris's graph
+#: the kinds of a hand pair's exits (kernels/turns.hand_children): a slide that removes, then a
+#: placement removing 0, 1 or 2 pieces
+SLIDE_REMOVES, PLACE = 0, 1
+HAND_KINDS = 4
+
+
+def hand_subspaces(variant) -> list[Subspace]:
+    """The subspaces of the place-or-move game (Lasker Morris) with a piece in some hand: any
+    hands (a player may move instead of placing), each side with 3 to ``pieces`` on the board
+    and in hand together, the board not overfull."""
+    N = variant.pieces
+    n = variant.board.n
+    out = []
+    for hm in range(N + 1):
+        for ho in range(N + 1):
+            if hm + ho == 0:
+                continue
+            for m in range(max(0, LOSE_BELOW - hm), N - hm + 1):
+                for o in range(max(0, LOSE_BELOW - ho), N - ho + 1):
+                    if m + o <= n:
+                        out.append(Subspace(m, o, hm, ho))
+    return out
+
+
+def hand_children(sub: Subspace, dm: int) -> list:
+    """For each exit kind of a hand pair's part ``sub`` (:data:`HAND_KINDS`), the subspace it
+    leads to, seen from the side to move next, or None (no such turn, or the game ends there:
+    the opponent is left fewer than 3 on the board and in hand)."""
+    out = [None] * HAND_KINDS
+    m, o, hm, ho = sub.m, sub.o, sub.hm, sub.ho
+    if m >= 3 and o >= 1 and o - 1 + ho >= LOSE_BELOW:  # a slide closes a mill and removes
+        out[SLIDE_REMOVES] = Subspace(o - 1, m, ho, hm)
+    if hm > 0:
+        top = 0 if m + 1 < 3 else min(o, 1 if dm == 1 else 2)
+        for k in range(top + 1):
+            if k == 0 or o - k + ho >= LOSE_BELOW:
+                out[PLACE + k] = Subspace(o - k, m + 1, ho, hm - 1)
+    return out
+
+
+def check_hand(variant, sub: Subspace) -> None:
+    """Raise UsageError naming the problem when ``sub`` is not a subspace of the place-or-move
+    game with a piece in hand."""
+    N = variant.pieces
+    if not sub.placement:
+        raise UsageError(f"{sub} is a movement subspace")
+    if sub.m + sub.hm > N or sub.o + sub.ho > N:
+        raise UsageError(f"subspace {sub} is outside {variant.name}: each side has {N} pieces, on the "
+                         f"board and in hand together")
+    if sub.m + sub.o > variant.board.n:
+        raise UsageError(f"subspace {sub}: {sub.m + sub.o} pieces do not fit on {variant.board.n} points")
+    if ended_by_count(sub):
+        raise UsageError(f"subspace {sub}: a side has fewer than {LOSE_BELOW} pieces on the board and "
+                         f"in hand, so the game is over there (nothing to solve)")
+
+
 def pair_key(sub: Subspace) -> Subspace:
     """The top subspace naming the movement pair that contains ``sub``."""
     return sub.pair[0]
@@ -162,6 +229,8 @@ def check_movement(variant, sub: Subspace) -> None:
 
 def check_placement(variant, sub: Subspace) -> None:
     """Raise UsageError (a ValueError) naming the problem when ``sub`` is not a placement subspace of ``variant``."""
+    if variant.rules.place_or_move:
+        return check_hand(variant, sub)
     N = variant.pieces
     if not sub.placement:
         raise UsageError(f"{sub} is a movement subspace")

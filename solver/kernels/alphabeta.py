@@ -12,7 +12,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from ..core.codes import LOSS, ONGOING, WIN
+from ..core.codes import DRAW, LOSS, ONGOING, WIN
 from .bitboard import MAX_TURNS, apply_turn, gen_turns, terminal
 from .bits import popcount
 
@@ -22,27 +22,32 @@ INF = 1 << 60
 
 
 @njit(**_NJ)
-def evaluate(T, flying, dm, mover, opp, mh, oh, buf):
+def evaluate(T, flying, dm, mover, opp, mh, oh, buf, pm=False):
     """Material (100 a piece, board and hand) and mobility (legal turns) of the side to move,
     less the opponent's."""
     material = 100 * ((popcount(mover) + mh) - (popcount(opp) + oh))
-    mine = gen_turns(T, flying, dm, mover, opp, mh, oh, buf)
-    theirs = gen_turns(T, flying, dm, opp, mover, oh, mh, buf)
+    mine = gen_turns(T, flying, dm, mover, opp, mh, oh, buf, pm)
+    theirs = gen_turns(T, flying, dm, opp, mover, oh, mh, buf, pm)
     return material + mine - theirs
 
 
 @njit(**_NJ)
-def negamax(T, flying, dm, mover, opp, mh, oh, depth, alpha, beta, bufs, budget):
+def negamax(T, flying, dm, mover, opp, mh, oh, depth, alpha, beta, bufs, budget, pm=False,
+            hand=False, full_draw=False):
     """The score of a position searched ``depth`` plies deep (``bufs[k]``: the turn buffer of
     the node with k plies left). ``budget[0]``: nodes the search may still visit, counted
     down; at 0 (run out, or set to 0 by another thread: ``stop``) every node returns at once
-    and the score means nothing (the caller sees ``budget[0] <= 0``)."""
+    and the score means nothing (the caller sees ``budget[0] <= 0``). The rules beyond the
+    turn generator's: ``pm`` the place-or-move turn, ``hand`` the hand counted with the board
+    (count_hand), ``full_draw`` a full board drawn."""
     budget[0] -= 1
     if budget[0] <= 0:
         return 0
     buf = bufs[depth]
-    nt = gen_turns(T, flying, dm, mover, opp, mh, oh, buf)
-    end = terminal(mover, opp, mh, oh, nt)
+    nt = gen_turns(T, flying, dm, mover, opp, mh, oh, buf, pm)
+    end = terminal(mover, opp, mh, oh, nt, hand)
+    if end == LOSS and nt == 0 and full_draw and (mover | opp) == T.full:
+        end = DRAW
     if end != ONGOING:
         if end == WIN:
             return WIN_SCORE + depth
@@ -50,14 +55,16 @@ def negamax(T, flying, dm, mover, opp, mh, oh, depth, alpha, beta, bufs, budget)
             return -WIN_SCORE - depth
         return 0
     if depth == 0:
-        return evaluate(T, flying, dm, mover, opp, mh, oh, buf)
+        return evaluate(T, flying, dm, mover, opp, mh, oh, buf, pm)
     best = -INF
     for i in range(nt):
-        a, b, c, d, switched = apply_turn(mover, opp, mh, oh, buf[i, 0], buf[i, 1], buf[i, 2])
+        a, b, c, d, switched = apply_turn(mover, opp, mh, oh, buf[i, 0], buf[i, 1], buf[i, 2], pm)
         if switched:
-            score = -negamax(T, flying, dm, a, b, c, d, depth - 1, -beta, -alpha, bufs, budget)
+            score = -negamax(T, flying, dm, a, b, c, d, depth - 1, -beta, -alpha, bufs, budget, pm,
+                             hand, full_draw)
         else:
-            score = negamax(T, flying, dm, a, b, c, d, depth - 1, alpha, beta, bufs, budget)
+            score = negamax(T, flying, dm, a, b, c, d, depth - 1, alpha, beta, bufs, budget, pm, hand,
+                            full_draw)
         if budget[0] <= 0:
             return 0
         if score > best:

@@ -49,7 +49,11 @@ def closed_mills(T, after, to):
 
 
 @njit(inline="always", **_NJ)
-def flies(flying, mover, mh, oh):
+def flies(flying, mover, mh, oh, pm=False):
+    """Whether the side to move flies (rules.flies): with exactly 3 pieces once the hands are
+    empty; under the place-or-move turn (``pm``), with 3 on the board and in hand together."""
+    if pm:
+        return flying and popcount(mover) + mh == FLY_AT
     return flying and mh == 0 and oh == 0 and popcount(mover) == FLY_AT
 
 
@@ -131,13 +135,16 @@ def placement_turns(T, dm, mover, opp, closed, out):
 
 
 @njit(**_NJ)
-def gen_turns(T, flying, dm, mover, opp, mh, oh, out):
-    """Write every turn into ``out`` (rows frm, to, removed); return how many."""
-    if mh > 0:
-        return placement_turns(T, dm, mover, opp, NO_TABLE, out)
+def gen_turns(T, flying, dm, mover, opp, mh, oh, out, pm=False):
+    """Write every turn into ``out`` (rows frm, to, removed); return how many. With ``pm`` (the
+    place-or-move turn of Lasker Morris) a player with pieces in hand may also move one."""
     n = 0
+    if mh > 0:
+        n = placement_turns(T, dm, mover, opp, NO_TABLE, out)
+        if not pm:
+            return n
     empty = T.full & ~(mover | opp)
-    fly = flies(flying, mover, mh, oh)
+    fly = flies(flying, mover, mh, oh, pm)
     src = mover
     while src:
         fb = src & -src
@@ -183,9 +190,14 @@ def switches(hand_after, oh):
 
 
 @njit(inline="always", **_NJ)
-def terminal(mover, opp, mh, oh, nturns):
-    """ONGOING, or the value (WIN/LOSS/DRAW) for the side to move of a finished game."""
-    if mh == 0 and oh == 0:
+def terminal(mover, opp, mh, oh, nturns, hand=False):
+    """ONGOING, or the value (WIN/LOSS/DRAW) for the side to move of a finished game (with
+    ``hand``, count_hand: the pieces in hand count with the board, at any time)."""
+    if hand:
+        r = count_result(popcount(mover) + mh, popcount(opp) + oh)
+        if r != ONGOING:
+            return r
+    elif mh == 0 and oh == 0:
         r = count_result(popcount(mover), popcount(opp))
         if r != ONGOING:
             return r
@@ -195,21 +207,22 @@ def terminal(mover, opp, mh, oh, nturns):
 
 
 @njit(inline="always", **_NJ)
-def apply_turn(mover, opp, mh, oh, frm, to, removed):
-    """(mover, opp, mh, oh, switched) after a turn, seen from the side to move next."""
+def apply_turn(mover, opp, mh, oh, frm, to, removed, pm=False):
+    """(mover, opp, mh, oh, switched) after a turn, seen from the side to move next (under the
+    place-or-move turn, ``pm``, the turn always passes)."""
     after = mover | (np.int64(1) << to)
     hand = mh
     if frm >= 0:
         after ^= np.int64(1) << frm
     else:
         hand = mh - 1
-    if not switches(hand, oh):
+    if not (pm or switches(hand, oh)):
         return after, opp & ~removed, hand, oh, False
     return opp & ~removed, after, oh, hand, True
 
 
 @njit(**_NJ)
-def perft(T, flying, dm, mover, opp, mh, oh, depth):
+def perft(T, flying, dm, mover, opp, mh, oh, depth, pm=False, hand=False):
     """Number of turn sequences of length ``depth`` (bulk-counted at the last ply)."""
     if depth == 0:
         return np.int64(1)
@@ -226,8 +239,8 @@ def perft(T, flying, dm, mover, opp, mh, oh, depth):
     fresh = True
     while level >= 0:
         if fresh:
-            nt = gen_turns(T, flying, dm, st[level, 0], st[level, 1], st[level, 2], st[level, 3], buf[level])
-            if terminal(st[level, 0], st[level, 1], st[level, 2], st[level, 3], nt) != ONGOING:
+            nt = gen_turns(T, flying, dm, st[level, 0], st[level, 1], st[level, 2], st[level, 3], buf[level], pm)
+            if terminal(st[level, 0], st[level, 1], st[level, 2], st[level, 3], nt, hand) != ONGOING:
                 nt = 0
             cnt[level] = nt
             ptr[level] = 0
@@ -243,7 +256,7 @@ def perft(T, flying, dm, mover, opp, mh, oh, depth):
         ptr[level] += 1
         a, b, c, d, _ = apply_turn(
             st[level, 0], st[level, 1], st[level, 2], st[level, 3],
-            buf[level, i, 0], buf[level, i, 1], buf[level, i, 2],
+            buf[level, i, 0], buf[level, i, 1], buf[level, i, 2], pm,
         )
         level += 1
         st[level, 0] = a
@@ -255,18 +268,18 @@ def perft(T, flying, dm, mover, opp, mh, oh, depth):
 
 
 @njit(parallel=True, **_NJ)
-def perft_parallel(T, flying, dm, mover, opp, mh, oh, depth):
+def perft_parallel(T, flying, dm, mover, opp, mh, oh, depth, pm=False, hand=False):
     """perft with the root turns shared among threads."""
     if depth <= 1:
-        return perft(T, flying, dm, mover, opp, mh, oh, depth)
+        return perft(T, flying, dm, mover, opp, mh, oh, depth, pm, hand)
     buf = np.empty((MAX_TURNS, 3), dtype=np.int64)
-    nt = gen_turns(T, flying, dm, mover, opp, mh, oh, buf)
-    if terminal(mover, opp, mh, oh, nt) != ONGOING:
+    nt = gen_turns(T, flying, dm, mover, opp, mh, oh, buf, pm)
+    if terminal(mover, opp, mh, oh, nt, hand) != ONGOING:
         return np.int64(0)
     sub = np.zeros(nt, dtype=np.int64)
     for i in prange(nt):
-        a, b, c, d, _ = apply_turn(mover, opp, mh, oh, buf[i, 0], buf[i, 1], buf[i, 2])
-        sub[i] = perft(T, flying, dm, a, b, c, d, depth - 1)
+        a, b, c, d, _ = apply_turn(mover, opp, mh, oh, buf[i, 0], buf[i, 1], buf[i, 2], pm)
+        sub[i] = perft(T, flying, dm, a, b, c, d, depth - 1, pm, hand)
     return sub.sum()
 
 

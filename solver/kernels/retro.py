@@ -50,8 +50,9 @@ PREFETCH = 24
 #: room kept free in a task buffer before another position's predecessors are emitted
 RESERVE = 1024
 
-# columns of the ``parts`` table
-P_M, P_O, P_OFF, P_SLOTS, P_TARGET = 0, 1, 2, 3, 4
+# columns of the ``parts`` table: the part's pieces, where it lies, the other part's index, and
+# whether its predecessors' mover (the part's opponent) flies
+P_M, P_O, P_OFF, P_SLOTS, P_TARGET, P_FLY = 0, 1, 2, 3, 4, 5
 
 
 @njit(parallel=True, **_NJ)
@@ -117,7 +118,7 @@ def _stab_size(T, stab, mover):
 
 
 @njit(parallel=True, **_NJ)
-def emit(T, Ob, flying, parts, nparts, st, d, flags, task_blk, task_slot, buf, buf_n, errors):
+def emit(T, Ob, parts, nparts, st, d, flags, task_blk, task_slot, buf, buf_n, errors):
     """Phase 2a: predecessors of the positions decided at dtc ``d`` into the task buffers.
 
     Task t scans the flagged blocks t, t + ntask, ... from where it stopped (``task_blk``,
@@ -172,9 +173,11 @@ def emit(T, Ob, flying, parts, nparts, st, d, flags, task_blk, task_slot, buf, b
                         simple = False
                 gO = sym_image(T, s, O)
                 empty = T.full & ~(M | O)
-                fly = flying and o == 3
+                fly = parts[p, P_FLY] != 0
                 nloc = 0
-                qs = O & ~in_mills(T, O)
+                # the opponent's last move closed no mill (a mill with nothing to remove, when
+                # the side to move has no piece on the board, is a quiet move too)
+                qs = O & ~in_mills(T, O) if m > 0 else O
                 while qs:
                     qb = qs & -qs
                     qs ^= qb

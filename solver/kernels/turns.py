@@ -56,9 +56,14 @@ def kid_buffer():
 def movement_children(T, Ob, flying, m, o, M, O, kids):
     """(moves, quiet, nkids) of movement position (M, O) of subspace (m, o); the removal
     children's slots in (o - 1, m), or END, in ``kids[:nkids]`` (module docstring)."""
+    return slide_children(T, Ob, flies(flying, M, 0, 0), o - 1 < LOSE_BELOW, m, o, M, O, kids)
+
+
+@njit(inline="always", **_NJ)
+def slide_children(T, Ob, fly, ends, m, o, M, O, kids):
+    """``movement_children`` with who flies (``fly``) and whether a removal ends the game
+    (``ends``) given: the slides (or flights) of any position, hands or not."""
     empty = T.full & ~(M | O)
-    fly = flies(flying, M, 0, 0)
-    ends = o - 1 < LOSE_BELOW
     cblock = T.binom[T.n - m, o - 1]
     moves = 0
     quiet = 0
@@ -73,7 +78,7 @@ def movement_children(T, Ob, flying, m, o, M, O, kids):
             tg ^= tb
             moves += 1
             M2 = (M ^ fb) | tb
-            if closed_mills(T, M2, ctz(tb)) == 0:
+            if closed_mills(T, M2, ctz(tb)) == 0 or O == 0:  # (nothing to remove: quiet)
                 quiet += 1
                 continue
             if ends:
@@ -99,3 +104,39 @@ def placements(T, dm, M, O, closed, rows):
     mask), or ``NO_TABLE``. A placement is the same turn for the solver and the verifier:
     ``bitboard.placement_turns`` states it."""
     return placement_turns(T, dm, M, O, closed, rows)
+
+
+@njit(inline="always", **_NJ)
+def hand_children(T, Ob, fly, ho, dm, m, o, hm, M, O, kids, kinds, rows):
+    """(moves, quiet, nkids) of a position of Lasker Morris's subspace (m, o, hm, ho), whose
+    side to move may place a piece (``hm`` > 0) or move one (flying: ``fly``): the slides as in
+    ``slide_children`` (quiet ones into the sibling (o, m, ho, hm); a removal into
+    (o - 1, m, ho, hm), kind 0), then every placement (``placements``) as a child of kind
+    1 + k, k the pieces it removes, in (o - k, m + 1, ho, hm - 1). ``kids[:nkids]`` their slots
+    (END where a removal leaves the opponent fewer than 3 on the board and in hand), ``kinds``
+    their kinds; ``rows``: a turn buffer. Every placement leaves its subspace: only the quiet
+    slides stay in the pair."""
+    moves, quiet, nk = slide_children(T, Ob, fly, o - 1 + ho < LOSE_BELOW, m, o, M, O, kids)
+    for x in range(nk):
+        kinds[x] = 0
+    if hm == 0:
+        return moves, quiet, nk
+    nt = placement_turns(T, dm, M, O, NO_TABLE, rows)
+    n = T.n
+    for u in range(nt):
+        moves += 1
+        r = rows[u, 2]
+        k = 0
+        rr = r
+        while rr:
+            rr &= rr - 1
+            k += 1
+        kinds[nk] = 1 + k
+        if k > 0 and o - k + ho < LOSE_BELOW:
+            kids[nk] = END
+        else:
+            M2 = M | (np.int64(1) << rows[u, 1])
+            orb, s, rep, stab = anchor(T, Ob, m + 1, M2)
+            kids[nk] = orb * T.binom[n - m - 1, o - k] + ranked(T, s, rep, stab, sym_image(T, s, O ^ r))
+        nk += 1
+    return moves, quiet, nk

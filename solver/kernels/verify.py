@@ -253,3 +253,131 @@ def check_draws_movement(T, Ob, flying, m, o, vals, dv, dd, rank, sib_vals, sib_
                     first = i
         bad_count[c] = nbad
         bad_first[c] = first
+
+
+@njit(inline="always", **_NJ)
+def _plane(kind, p0, p1, p2, p3, p4, j):
+    if kind == 0:
+        return np.int64(p0[j])
+    if kind == 1:
+        return np.int64(p1[j])
+    if kind == 2:
+        return np.int64(p2[j])
+    if kind == 3:
+        return np.int64(p3[j])
+    return np.int64(p4[j])
+
+
+@njit(parallel=True, **_NJ)
+def check_hand(T, Ob, flying, dm, m, o, hm, ho, slots, vals, dist, v0, v1, v2, v3, v4,
+               d0, d1, d2, d3, d4, bad_count, bad_first, dtw):
+    """Check the slots ``slots`` of a subspace (m, o, hm, ho) of the place-or-move game (Lasker
+    Morris) the plain way: the generic turn generator with the place-or-move turn, each child
+    by ``apply_turn`` and ``index_one``. The planes ``v_k``/``d_k`` (values, distance) of the
+    subspaces the turns lead to: 0 the sibling (o, m, ho, hm), reached by a move that removes
+    nothing; 1 a move that removes; 2, 3, 4 a placement removing 0, 1, 2. The distance is dtc
+    (``dtw`` False: a placement or a removal counts 1, a move 1 + its child's) or dtw (every
+    turn 1 + its child's). A turn that leaves the opponent fewer than 3 on the board and in hand
+    wins in 1."""
+    nchunk = bad_count.shape[0]
+    span = slots.shape[0]
+    for c in prange(nchunk):
+        a = span * c // nchunk
+        b = span * (c + 1) // nchunk
+        turns = np.empty((MAX_TURNS, 3), dtype=np.int64)
+        nbad = 0
+        first = -1
+        for t in range(a, b):
+            i = slots[t]
+            M, O, used = unindex_one(T, Ob, m, o, i)
+            if not used:
+                continue
+            best_win = BIG
+            worst_loss = -1
+            draw = False
+            moves = gen_turns(T, flying, dm, M, O, hm, ho, turns, True)
+            for u in range(moves):
+                frm = turns[u, 0]
+                removed = turns[u, 2]
+                cM, cO, cmh, coh, _ = apply_turn(M, O, hm, ho, frm, turns[u, 1], removed, True)
+                if popcount(cM) + cmh < LOSE_BELOW:  # the opponent is left too few: won
+                    best_win = min(best_win, 1)
+                    continue
+                k = popcount(removed)
+                kind = 2 + k if frm < 0 else (1 if k > 0 else 0)
+                j = index_one(T, Ob, cM, cO)
+                v = _plane(kind, v0, v1, v2, v3, v4, j)
+                if dtw or kind == 0:
+                    d = _plane(kind, d0, d1, d2, d3, d4, j) + 1
+                else:
+                    d = np.int64(1)
+                if v == LOSS:
+                    best_win = min(best_win, d)
+                elif v == DRAW:
+                    draw = True
+                else:
+                    worst_loss = max(worst_loss, d)
+            ev, ed = minimax(moves, best_win, draw, worst_loss)
+            sv = vals[i]
+            ok = sv == ev and (ev == DRAW or np.int64(dist[i]) == ed)
+            if not ok:
+                nbad += 1
+                if first < 0:
+                    first = i
+        bad_count[c] = nbad
+        bad_first[c] = first
+
+
+@njit(parallel=True, **_NJ)
+def check_draws_hand(T, Ob, flying, dm, m, o, hm, ho, vals, dv, dd, rank, v0, v1, v2, v3, v4,
+                     e0, e1, e2, e3, e4, sib_dd, slots, bad_count, bad_first):
+    """``check_draws_movement`` for a subspace (m, o, hm, ho) of the place-or-move game: the
+    planes ``v_k``/``e_k`` (values, stored draw values) of the subspaces of ``check_hand``'s
+    kinds (0 the sibling, whose draw distances are ``sib_dd``); every placement and every
+    removal is an exit (its draw distance counts 1)."""
+    nchunk = bad_count.shape[0]
+    span = slots.shape[0]
+    for c in prange(nchunk):
+        a = span * c // nchunk
+        b = span * (c + 1) // nchunk
+        turns = np.empty((MAX_TURNS, 3), dtype=np.int64)
+        nbad = 0
+        first = -1
+        for t in range(a, b):
+            i = slots[t]
+            M, O, used = unindex_one(T, Ob, m, o, i)
+            if not used:
+                continue
+            if vals[i] != DRAW:
+                ok = dv[i] == 0 and dd[i] == 0
+            else:
+                v = np.int64(dv[i]) - DV0
+                best = -BIG
+                lo = BIG
+                hi = -1
+                nt = gen_turns(T, flying, dm, M, O, hm, ho, turns, True)
+                for u in range(nt):
+                    frm = turns[u, 0]
+                    removed = turns[u, 2]
+                    cM, cO, cmh, coh, _ = apply_turn(M, O, hm, ho, frm, turns[u, 1], removed, True)
+                    if popcount(cM) + cmh < LOSE_BELOW:
+                        continue  # (wins: never a drawn position's move)
+                    k = popcount(removed)
+                    kind = 2 + k if frm < 0 else (1 if k > 0 else 0)
+                    j = index_one(T, Ob, cM, cO)
+                    if _plane(kind, v0, v1, v2, v3, v4, j) != DRAW:
+                        continue
+                    x = -(_plane(kind, e0, e1, e2, e3, e4, j) - DV0)
+                    d = np.int64(sib_dd[j]) + 1 if kind == 0 else np.int64(1)
+                    if x > best:
+                        best, lo, hi = x, d, d
+                    elif x == best:
+                        lo, hi = min(lo, d), max(hi, d)
+                want = 0 if best == rank else (lo if best > rank else hi)
+                ok = dv[i] != 0 and v == best and np.int64(dd[i]) == want
+            if not ok:
+                nbad += 1
+                if first < 0:
+                    first = i
+        bad_count[c] = nbad
+        bad_first[c] = first

@@ -71,7 +71,7 @@ from ..hashing.index import Hasher
 from .files import FileCache, MAX_OPEN
 from .search import SearchFallback
 from ..core.limits import category as category_of, value_at
-from ..hashing.subspaces import Subspace, placement_closure, placement_inputs
+from ..hashing.subspaces import Subspace, hand_children, placement_closure, placement_inputs
 from ..core.position import Move, Position
 from ..database.shipped import data_dir
 
@@ -303,8 +303,10 @@ class Tablebase:
             return False
         v = position.variant
         sub = self._subspace(position)
-        return all(self._has(v, (s.m, s.o, s.hm, s.ho))
-                   for s in [sub] + placement_inputs(sub, v.rules.double_mill_removes, v.rules.count_hand))
+        dm = v.rules.double_mill_removes
+        kids = ([c for c in hand_children(sub, dm) if c is not None] + [sub.sibling]
+                if v.rules.place_or_move else placement_inputs(sub, dm, v.rules.count_hand))
+        return all(self._has(v, (s.m, s.o, s.hm, s.ho)) for s in [sub] + kids)
 
     # ------------------------------------------------------------------ dtw, draw values
     def dtw_table(self, variant, sub: Subspace) -> TableFile:
@@ -442,6 +444,7 @@ class Tablebase:
                     raise
                 missing = exc.subspace
         infos = []
+        pm = position.variant.rules.place_or_move  # every placement leaves its subspace
         for turn in position.legal_turns():
             move = position.move_of_turn(turn)
             child = position.play_turn(turn)
@@ -464,11 +467,11 @@ class Tablebase:
                 child_draw = self._draw_at(child, ctf, ci)
                 if child_draw is not None:
                     draw = child_draw.value if same_side else -child_draw.value
-                    exit_ = turn[2] or position.in_placement
+                    exit_ = turn[2] or (turn[0] < 0 if pm else position.in_placement)
                     draw_distance = 1 if exit_ else child_draw.distance + 1
             else:
-                if turn[2] or (position.in_placement and not child.in_placement):
-                    dtc = 1  # a conversion: a removal, or the end of placement
+                if turn[2] or (turn[0] < 0 if pm else position.in_placement and not child.in_placement):
+                    dtc = 1  # a conversion: a removal, the end of placement, any placement of Lasker's
                 else:
                     dtc = r.dtc + 1
                 child_dtw = self._dtw_at(child, ctf, ci)

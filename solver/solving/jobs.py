@@ -25,7 +25,8 @@ from ..database.folders import (draws_header, dtw_header, file_fields, file_path
                                 read_planes, ruleset_dir, stored_values, table_header)
 from ..hashing.index import Hasher, count_positions
 from ..core.progress import Reporter
-from ..hashing.subspaces import Subspace, pair_children, pair_dependencies, pair_key, placement_inputs
+from ..hashing.subspaces import (Subspace, hand_children, pair_children, pair_dependencies, pair_key,
+                                 placement_inputs)
 from .curse import curse_plane
 from .placement import evaluate, load_children
 from ..core.draws import pair_ranks
@@ -389,6 +390,81 @@ class MovementDraws(_PairFiles):
         return sum(count_positions(variant.board, s.m, s.o) for s in self.subspaces)
 
 
-def job_for(sub: Subspace) -> Job:
-    """The job that writes the file of ``sub``."""
+# ---------------------------------------------------------------------------- Lasker Morris
+def _hand_inputs(top: Subspace, dm: int) -> list[Subspace]:
+    """The subspaces whose files a hand pair reads: where its exits lead."""
+    out = []
+    for sub in top.pair:
+        for c in hand_children(sub, dm):
+            if c is not None and c not in out:
+                out.append(c)
+    return out
+
+
+def pair_job(kind: str, sub: Subspace) -> Job:
+    """The pair job of ``kind`` (values, dtw, draws) holding ``sub``: a movement pair's, or a
+    hand pair's when ``sub`` has pieces in hand."""
+    jobs = {"values": (MovementPair, HandPair), "dtw": (MovementDtw, HandDtw),
+            "draws": (MovementDraws, HandDraws)}[kind]
+    return jobs[sub.placement](pair_key(sub))
+
+
+@dataclass(frozen=True)
+class HandPair(MovementPair):
+    """A hand pair of Lasker Morris (the place-or-move turn): (m, o, hm, ho) and (o, m, ho, hm),
+    solved together by retrograde analysis like a movement pair (their quiet slides lead into
+    each other), every placement and every removal an exit into a subspace solved before
+    (kernels/hand.py)."""
+
+    order = 0
+
+    def inputs(self, variant) -> list[Job]:
+        dm = variant.rules.double_mill_removes
+        out = []
+        for c in _hand_inputs(self.sub, dm):
+            j = pair_job("values", c)
+            if j not in out:
+                out.append(j)
+        return self._own(variant, out)
+
+    def input_subspaces(self, variant) -> list[Subspace]:
+        return _hand_inputs(self.sub, variant.rules.double_mill_removes)
+
+
+@dataclass(frozen=True)
+class HandDtw(MovementDtw):
+    """The dtw files of a hand pair (:class:`HandPair`), as :class:`MovementDtw`'s."""
+
+    def inputs(self, variant) -> list[Job]:
+        out = [HandPair(self.sub)]
+        for c in _hand_inputs(self.sub, variant.rules.double_mill_removes):
+            j = pair_job("dtw", c)
+            if j not in out:
+                out.append(j)
+        return out
+
+    def input_subspaces(self, variant) -> list[Subspace]:
+        return _hand_inputs(self.sub, variant.rules.double_mill_removes)
+
+
+@dataclass(frozen=True)
+class HandDraws(MovementDraws):
+    """The draw-value files of a hand pair (:class:`HandPair`), as :class:`MovementDraws`'."""
+
+    def inputs(self, variant) -> list[Job]:
+        out = [HandPair(self.sub)]
+        for c in _hand_inputs(self.sub, variant.rules.double_mill_removes):
+            j = pair_job("draws", c)
+            if j not in out:
+                out.append(j)
+        return out
+
+    def input_subspaces(self, variant) -> list[Subspace]:
+        return _hand_inputs(self.sub, variant.rules.double_mill_removes)
+
+
+def job_for(sub: Subspace, variant=None) -> Job:
+    """The job that writes the file of ``sub`` (a hand pair's under the place-or-move turn)."""
+    if variant is not None and variant.rules.place_or_move:
+        return pair_job("values", sub)
     return PlacementSubspace(sub) if sub.placement else MovementPair(pair_key(sub))

@@ -25,8 +25,9 @@ from ..core.codes import DRAW, DV0, UNUSED
 from ..core.errors import UnsupportedRulesError
 from ..hashing.index import Hasher
 from ..core.progress import Reporter
-from ..hashing.subspaces import Subspace, full_board_draws, pair_children
-from ..kernels import draws as DK, dtw as WK, retro as K
+from ..hashing.subspaces import (Subspace, full_board_draws, hand_children, opponent_flies,
+                                 pair_children)
+from ..kernels import draws as DK, dtw as WK, hand as HK, retro as K
 from ..kernels.dtw import sched_flags
 from ..kernels.retro import BLOCK
 
@@ -78,7 +79,7 @@ def solve_pair(variant, top: Subspace, children: dict, hasher: Hasher | None = N
     rep = reporter or Reporter(quiet=True)
     check_supported(variant)
     hasher = hasher or Hasher(variant.board)
-    pair = lay_out(hasher, top)
+    pair = lay_out(hasher, top, variant)
     seconds = {}
     t0 = time.perf_counter()
     count(variant, hasher, top, pair, children, rep)
@@ -97,6 +98,20 @@ def solve_pair(variant, top: Subspace, children: dict, hasher: Hasher | None = N
     return PairResult(values=values, dtc=dtcs, seconds=seconds, levels=levels)
 
 
+def pair_sizes(top: Subspace) -> set:
+    """The piece counts whose orbit tables a pair's kernels need: its own, and for a hand pair
+    the mover's after a placement."""
+    sizes = {top.m, top.o}
+    if top.placement:
+        sizes |= {top.m + 1, top.o + 1}
+    return sizes
+
+
+def mover_flies(variant, sub: Subspace) -> bool:
+    """Whether the side to move in ``sub`` flies."""
+    return opponent_flies(variant, sub.sibling)
+
+
 def check_supported(variant) -> None:
     """Refuse rules the movement solver cannot do: a slide that closes two mills under a rule
     that removes two pieces for it."""
@@ -108,7 +123,7 @@ def check_supported(variant) -> None:
         )
 
 
-def lay_out(hasher: Hasher, top: Subspace) -> PairLayout:
+def lay_out(hasher: Hasher, top: Subspace, variant) -> PairLayout:
     """Allocate the state array of the pair of ``top`` (every slot unused) and its block flags."""
     parts = top.pair
     slots = [hasher.slots(s) for s in parts]
@@ -117,9 +132,10 @@ def lay_out(hasher: Hasher, top: Subspace) -> PairLayout:
         offs.append(-(-slots[0] // K.BLOCK) * K.BLOCK)
     total = offs[-1] + slots[-1]
     nblocks = -(-total // K.BLOCK)
-    table = np.zeros((len(parts), 5), dtype=np.int64)
+    table = np.zeros((len(parts), 6), dtype=np.int64)
     for p, s in enumerate(parts):
-        table[p] = (s.m, s.o, offs[p], slots[p], (1 - p) if len(parts) == 2 else 0)
+        table[p] = (s.m, s.o, offs[p], slots[p], (1 - p) if len(parts) == 2 else 0,
+                    opponent_flies(variant, s))
     return PairLayout(
         name="/".join(s.name for s in parts), parts=parts, slots=slots, offs=offs, nblocks=nblocks,
         table=table, st=np.full(nblocks * K.BLOCK, K.UNUSED, dtype=np.uint16),
@@ -130,21 +146,31 @@ def count(variant, hasher: Hasher, top: Subspace, pair: PairLayout, children: di
     """Phase 1: every position's moves counted, removals looked up in the children's planes,
     the positions decided at once (no move, or a removal into a lost position) seeded."""
     T = hasher.tables
-    Ob = hasher.orbits({top.m, top.o})
+    Ob = hasher.orbits(pair_sizes(top))
     count_errors = np.zeros(64, dtype=np.int64)
+    empty = np.zeros(0, dtype=np.uint8)
+    dm = variant.rules.double_mill_removes
     rep.phase(f"[{pair.name}] count: {sum(pair.slots):,} slots")
     with rep.bar(total=sum(pair.slots), desc=f"{pair.name} count", unit="pos") as bar:
         for p, sub in enumerate(pair.parts):
-            child_sub = pair_children(top)[sub]
-            child = children[child_sub] if child_sub is not None else np.zeros(0, dtype=np.uint8)
+            if top.placement:  # a hand pair of the place-or-move game
+                planes = [children[c] if c is not None else empty for c in hand_children(sub, dm)]
+            else:
+                child_sub = pair_children(top)[sub]
+                child = children[child_sub] if child_sub is not None else empty
             off, n = pair.offs[p], pair.slots[p]
             lo = off // K.BLOCK
             hi = -(-(off + n) // K.BLOCK)
             step = max(1, (hi - lo) // 50)
             for b in range(lo, hi, step):
                 e = min(hi, b + step)
-                K.count_pass(T, Ob, variant.rules.flying, sub.m, sub.o, off, n,
-                             pair.st, pair.flag0, pair.flag1, child, b, e, count_errors)
+                if top.placement:
+                    HK.count_hand_pass(T, Ob, mover_flies(variant, sub), dm, sub.m, sub.o, sub.hm,
+                                       sub.ho, off, n, pair.st, pair.flag0, pair.flag1, *planes, b, e,
+                                       count_errors)
+                else:
+                    K.count_pass(T, Ob, variant.rules.flying, sub.m, sub.o, off, n,
+                                 pair.st, pair.flag0, pair.flag1, child, b, e, count_errors)
                 bar.update(min((e - b) * K.BLOCK, off + n - b * K.BLOCK))
     if count_errors.any():
         raise UnsupportedRulesError(f"a position of {pair.name} has more than {K.COUNT_MAX} moves")
@@ -187,7 +213,7 @@ class _Levels:
     def __init__(self, variant, hasher: Hasher, top: Subspace, pair: PairLayout):
         self.variant, self.pair = variant, pair
         self.T = hasher.tables
-        self.Ob = hasher.orbits({top.m, top.o})
+        self.Ob = hasher.orbits(pair_sizes(top))
         nthreads = numba.get_num_threads()
         self.ntask = max(2, 2 * nthreads)
         self.buf = np.empty((self.ntask, 1 << 20), dtype=np.int64)
@@ -209,7 +235,7 @@ class _Levels:
             self.task_blk[t] = t
             self.task_slot[t] = t * K.BLOCK
         while (self.task_blk < pair.nblocks).any():
-            K.emit(self.T, self.Ob, self.variant.rules.flying, pair.table, len(pair.parts), pair.st,
+            K.emit(self.T, self.Ob, pair.table, len(pair.parts), pair.st,
                    d, flags, self.task_blk, self.task_slot, self.buf, self.buf_n, self.errors)
             apply(self.buf, self.buf_n, self.flags_next, self.newly, self.errors)
         return self.flags_next.any(axis=0).astype(np.uint8)
@@ -242,7 +268,7 @@ def solve_pair_dtw(variant, top: Subspace, values, children,
     hasher = hasher or Hasher(variant.board)
     if full_board_draws(variant, top):
         return {sub: np.zeros(hasher.slots(sub), np.uint16) for sub in top.pair}
-    pair = lay_out(hasher, top)
+    pair = lay_out(hasher, top, variant)
     vals = np.full(len(pair.st), 3, dtype=np.uint8)
     for p, sub in enumerate(pair.parts):
         vals[pair.offs[p]: pair.offs[p] + pair.slots[p]] = values(sub)
@@ -257,13 +283,16 @@ def count_exits(variant, hasher: Hasher, top: Subspace, pair: PairLayout, vals, 
     """Phase 1: each won or lost position's exit level (through a removal) and each lost
     position's count of non-removal moves; the positions lost in 0 flagged."""
     T = hasher.tables
-    Ob = hasher.orbits({top.m, top.o})
+    Ob = hasher.orbits(pair_sizes(top))
     sched = np.empty(len(pair.st), dtype=np.uint16)
     sched[:] = WK.NONE
     errors = np.zeros(64, dtype=np.int64)
     empty8, empty16 = np.zeros(0, np.uint8), np.zeros(0, np.uint16)
     rep.phase(f"[{pair.name}] dtw: exits")
     for p, sub in enumerate(pair.parts):
+        if top.placement:  # a hand pair of the place-or-move game
+            _count_hand_exits(variant, T, Ob, pair, p, sub, vals, sched, children, errors)
+            continue
         child_sub = pair_children(top)[sub]
         cv, cd, halved = children(child_sub) if child_sub is not None else (empty8, empty16, False)
         off, n = pair.offs[p], pair.slots[p]
@@ -275,6 +304,24 @@ def count_exits(variant, hasher: Hasher, top: Subspace, pair: PairLayout, vals, 
         raise RuntimeError(f"{pair.name}: {int(errors.sum())} positions contradict their values "
                            f"or have too many moves")
     return sched
+
+
+def _count_hand_exits(variant, T, Ob, pair, p, sub, vals, sched, children, errors) -> None:
+    """:func:`count_exits` for part ``p`` of a hand pair (kernels/hand.count_hand_dtw)."""
+    dm = variant.rules.double_mill_removes
+    loaded = {}
+    for c in hand_children(sub, dm):
+        if c is not None and c not in loaded:
+            cv, cd, halved = children(c)
+            if not halved:
+                raise ValueError("hand pairs read their children's dtw as the files store it (halved)")
+            loaded[c] = (cv, np.ascontiguousarray(cd, dtype=np.uint16))
+    e8, e16 = np.zeros(0, np.uint8), np.zeros(0, np.uint16)
+    kinds = [loaded[c] if c is not None else (e8, e16) for c in hand_children(sub, dm)]
+    off, n = pair.offs[p], pair.slots[p]
+    HK.count_hand_dtw(T, Ob, mover_flies(variant, sub), dm, sub.m, sub.o, sub.hm, sub.ho, off, n,
+                      vals, pair.st, sched, *(k[0] for k in kinds), *(k[1] for k in kinds), True,
+                      off // BLOCK, -(-(off + n) // BLOCK), pair.flag0, errors)
 
 
 def propagate_dtw(variant, hasher: Hasher, top: Subspace, pair: PairLayout, sched, rep) -> int:
@@ -337,17 +384,29 @@ def solve_pair_draws(variant, top: Subspace, values, children, ranks: dict,
     if full_board_draws(variant, top):
         return {sub: (np.where(values(sub) == DRAW, DV0, 0).astype(np.uint8),
                       np.zeros(hasher.slots(sub), np.uint8)) for sub in top.pair}
-    pair = lay_out(hasher, top)
+    pair = lay_out(hasher, top, variant)
     n_all = len(pair.st)
     exits = np.full(n_all, DK.NONE, dtype=np.uint16)  # (the slots between the parts too)
     dv = np.zeros(n_all, dtype=np.uint8)
     T = hasher.tables
-    Ob = hasher.orbits({top.m, top.o})
+    Ob = hasher.orbits(pair_sizes(top))
     errors = np.zeros(64, dtype=np.int64)
     empty8 = np.zeros(0, np.uint8)
     rep.phase(f"[{pair.name}] draw values: counts")
     wins = np.zeros(pair.nblocks, dtype=np.uint8)
+    dm = variant.rules.double_mill_removes
     for p, sub in enumerate(pair.parts):
+        if top.placement:  # a hand pair of the place-or-move game
+            loaded = {c: children(c) for c in set(hand_children(sub, dm)) - {None}}
+            kinds = [loaded[c] if c is not None else (empty8, empty8) for c in hand_children(sub, dm)]
+            off, n = pair.offs[p], pair.slots[p]
+            HK.count_hand_draws(T, Ob, mover_flies(variant, sub), dm, sub.m, sub.o, sub.hm, sub.ho,
+                                off, n, int(ranks[sub]), np.ascontiguousarray(values(sub)), pair.st,
+                                exits, dv, *(k[0] for k in kinds),
+                                *(np.ascontiguousarray(k[1], dtype=np.uint8) for k in kinds), DK.KEY0,
+                                off // K.BLOCK, -(-(off + n) // K.BLOCK), wins, errors)
+            del loaded, kinds
+            continue
         child_sub = pair_children(top)[sub]
         cv, cdv = children(child_sub) if child_sub is not None else (empty8, empty8)
         off, n = pair.offs[p], pair.slots[p]

@@ -17,10 +17,10 @@ from dataclasses import dataclass, field
 from ..format.fileformat import remove_stale_temporaries
 from ..database.folders import ruleset_dir
 from ..core.errors import OutputError, ResourceError, UsageError, out_of_room
-from .jobs import Job, MovementDraws, MovementDtw, PlacementSubspace, job_for
+from .jobs import Job, MovementDraws, MovementDtw, PlacementSubspace, job_for, pair_job
 from ..core.progress import Reporter
-from ..hashing.subspaces import (check_movement, pair_key, check_placement, movement_subspaces,
-                                 placement_closure, placement_subspaces)
+from ..hashing.subspaces import (check_movement, hand_subspaces, pair_key, check_placement,
+                                 movement_subspaces, placement_closure, placement_subspaces)
 from ..core.variants import variant_from_fields
 from .cluster import dask_executor
 
@@ -41,6 +41,8 @@ def job_graph(variant, targets=None, max_pieces=None, phase="movement", dtw=Fals
                          "rules without it")
     for t in targets:
         (check_placement if t.placement else check_movement)(variant, t)
+    if variant.rules.place_or_move:
+        return _hand_job_graph(variant, targets, max_pieces, phase, dtw, draws)
     if not targets:
         if phase in ("placement", "all"):
             targets = placement_subspaces(variant)
@@ -67,6 +69,46 @@ def job_graph(variant, targets=None, max_pieces=None, phase="movement", dtw=Fals
     for j in sorted(set(wanted), key=lambda j: j.sort_key):
         visit(j)
     return jobs, deps
+
+
+def _order(variant, wanted):
+    """(jobs in an order that puts every job after its inputs, {job: [jobs it reads]})."""
+    jobs, deps, seen = [], {}, set()
+
+    def visit(job):
+        if job in seen:
+            return
+        seen.add(job)
+        deps[job] = job.inputs(variant)
+        for d in deps[job]:
+            visit(d)
+        jobs.append(job)
+
+    for j in sorted(set(wanted), key=lambda j: j.sort_key):
+        visit(j)
+    return jobs, deps
+
+
+def _hand_job_graph(variant, targets, max_pieces, phase, dtw, draws):
+    """:func:`job_graph` of the place-or-move game (Lasker Morris): every subspace is in a pair
+    solved by retrograde analysis, a hand pair's exits leading to pairs with fewer pieces in
+    hand or on the board (jobs.HandPair)."""
+    if variant.limited:
+        raise UsageError("the no-removal limit is not yet solved under the place-or-move turn "
+                         "(Lasker Morris); solve without --no-removal-limit")
+    if not targets:
+        if phase in ("placement", "all"):
+            targets = hand_subspaces(variant)
+        if phase in ("movement", "all"):
+            targets += movement_subspaces(variant, max_pieces)
+    wanted = []
+    for t in targets:
+        wanted.append(pair_job("values", t))
+        if dtw:
+            wanted.append(pair_job("dtw", t))
+        if draws:
+            wanted.append(pair_job("draws", t))
+    return _order(variant, wanted)
 
 
 #: Measured on the standard board with 2 cores (docs/benchmarks.md): positions solved per second

@@ -20,7 +20,7 @@ from ..database.folders import (DRAWS_SUFFIX, DTW_SUFFIX, beside, file_in, find_
 from ..core.errors import CorruptDatabaseError
 from ..hashing.index import Hasher
 from ..core.progress import Reporter
-from ..hashing.subspaces import (Subspace, full_board_draws, placement_children, reads_file,
+from ..hashing.subspaces import (Subspace, full_board_draws, hand_children, placement_children, reads_file,
                                  removal_child)
 from ..core.variants import BOARDS, variant_from_fields
 from .curse import compare_unlimited
@@ -86,7 +86,12 @@ def verify(root: str, reporter: Reporter | None = None, forward: bool = True,
 def _forward_one(fr: FileReport, header, rep, sample):
     """The forward check of one sound file, by its kind and phase."""
     directory = os.path.dirname(fr.path)
-    if header.get("kind") == "draw" and header["phase"] == "movement":
+    hand = header.get("place_or_move") and Subspace.parse(header["subspace"]).placement
+    if hand and header.get("kind") == "draw":
+        _verify_draws_hand(fr, header, directory, rep, sample)
+    elif hand:
+        _verify_hand(fr, header, directory, rep, sample, dtw=header.get("kind") == "dtw")
+    elif header.get("kind") == "draw" and header["phase"] == "movement":
         _verify_draws_movement(fr, header, directory, rep, sample)
     elif header.get("kind") == "draw":
         _verify_placement(fr, header, directory, rep, sample, mode=2)
@@ -100,7 +105,10 @@ def _forward_one(fr: FileReport, header, rep, sample):
         _verify_movement(fr, header, directory, rep, sample)
     if "cursed_wins" in header:
         _verify_curse(fr, header)
-    _verify_header_stats(fr, header)
+    try:
+        _verify_header_stats(fr, header)
+    except CorruptDatabaseError as exc:  # (a dtw file that its values file no longer fits)
+        fr.checksum = str(exc)
 
 
 def _stated(header: dict, counted: dict) -> str:
@@ -252,6 +260,92 @@ def _verify_movement(fr: FileReport, header, directory, rep, sample=None, dtw=Fa
     def check(part, bad, first):
         check_movement(T, Ob, flying, sub.m, sub.o, vals, dist, sib_vals, sib_dist, child_vals,
                        child_dist, part, bad, first, limit, blocked_draw)
+
+    _run_check(fr, header, sub, h, len(vals), sample, rep, check)
+
+
+def _verify_hand(fr: FileReport, header, directory, rep, sample=None, dtw=False):
+    """Recompute every value and distance (dtc, or dtw for a dtw file) of a hand subspace of the
+    place-or-move game from the files of its sibling and of the subspaces its placements and
+    removals lead to (kernels/verify.check_hand, on the verifier's turn generator)."""
+    from ..kernels.verify import check_hand  # (lazy: imports numba)
+
+    variant = variant_from_fields(header)
+    sub = Subspace.parse(header["subspace"])
+    dm = variant.rules.double_mill_removes
+    kids = _hand_kids(sub, dm)
+    used = [c for c in kids if c is not None]
+    need = [file_in(directory, s) for s in [sub] + used]
+    if dtw:
+        need += [file_in(directory, s, "dtw") for s in used]
+    if not _inputs_ok(fr, need):
+        return
+    empty = np.zeros(0, np.uint8)
+
+    def planes(s):
+        if s is None:
+            return empty, empty
+        v, d = read_planes(file_in(directory, s))
+        return v, (read_dtw(file_in(directory, s, "dtw")) if dtw else d)
+
+    try:
+        vals, dist = planes(sub)
+        got = [planes(c) for c in kids]
+    except CorruptDatabaseError as exc:
+        fr.checksum = str(exc)
+        return
+    h = Hasher(variant.board)
+    Ob = h.orbits({sub.m, sub.o, sub.m + 1, sub.o + 1, max(0, sub.o - 1), max(0, sub.o - 2)})
+
+    def check(part, bad, first):
+        check_hand(h.tables, Ob, variant.rules.flying, dm, sub.m, sub.o, sub.hm, sub.ho, part, vals,
+                   dist, *(g[0] for g in got), *(g[1] for g in got), bad, first, dtw)
+
+    _run_check(fr, header, sub, h, len(vals), sample, rep, check)
+
+
+def _hand_kids(sub: Subspace, dm: int) -> list:
+    """The subspaces of kernels/verify.check_hand's kinds: the sibling, then the exits."""
+    return [sub.sibling] + list(hand_children(sub, dm))
+
+
+def _verify_draws_hand(fr: FileReport, header, directory, rep, sample=None):
+    """Recompute the draw values and draw distances of a hand subspace of the place-or-move game
+    (kernels/verify.check_draws_hand) from its values file, its sibling's values and draw-value
+    files and those of the subspaces its exits lead to, with the rank in its header."""
+    from ..kernels.verify import check_draws_hand  # (lazy: imports numba)
+
+    variant = variant_from_fields(header)
+    sub = Subspace.parse(header["subspace"])
+    dm = variant.rules.double_mill_removes
+    kids = _hand_kids(sub, dm)
+    used = [c for c in kids if c is not None]
+    need = [file_in(directory, s) for s in [sub] + used] + [file_in(directory, s, "draw") for s in used]
+    if not _inputs_ok(fr, need):
+        return
+    empty = np.zeros(0, np.uint8)
+    try:
+        vals = read_planes(file_in(directory, sub), with_dtc=False)[0]
+        dv, dd = read_draws(fr.path, vals)
+        got = []
+        for c in kids:
+            if c is None:
+                got.append((empty, empty))
+                continue
+            cv = read_planes(file_in(directory, c), with_dtc=False)[0]
+            got.append((cv, read_draws(file_in(directory, c, "draw"), cv, distances=False)[0]))
+        sib_dd = read_draws(file_in(directory, kids[0], "draw"), got[0][0])[1]
+    except CorruptDatabaseError as exc:
+        fr.checksum = str(exc)
+        return
+    h = Hasher(variant.board)
+    Ob = h.orbits({sub.m, sub.o, sub.m + 1, sub.o + 1, max(0, sub.o - 1), max(0, sub.o - 2)})
+    rank = int(header["rank"])
+
+    def check(part, bad, first):
+        check_draws_hand(h.tables, Ob, variant.rules.flying, dm, sub.m, sub.o, sub.hm, sub.ho, vals,
+                         dv, dd, rank, *(g[0] for g in got), *(g[1] for g in got), sib_dd, part,
+                         bad, first)
 
     _run_check(fr, header, sub, h, len(vals), sample, rep, check)
 

@@ -1,0 +1,185 @@
+"""Lasker Morris: a turn may place a piece from hand or move one on the board; the hand counts
+with the board (3 together fly, fewer than 3 lose). The solver (hand pairs solved by retrograde
+analysis, kernels/hand.py) against a reference written apart from it: scripts/naive_lasker.py
+(every raw position of every subspace, no symmetry, its own turn generator, values, dtc and dtw
+straight from their definitions over the whole move graph), and the turn kernels against
+rules.py."""
+
+import os
+import random
+import shutil
+import sys
+
+import numpy as np
+import pytest
+from click.testing import CliRunner
+
+from morris import open_tablebase
+from morris.cli.main import cli
+from morris.core import rules
+from morris.core.errors import IllegalMoveError
+from morris.core.position import Position
+from morris.core.progress import Reporter
+from morris.core.variants import BOARDS, Variant, get_variant
+from morris.hashing.index import board_tables
+from morris.hashing.subspaces import Subspace, hand_subspaces
+from morris.solving.schedule import job_graph, solve
+from morris.solving.verify import verify
+
+sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "scripts"))
+QUIET = Reporter(quiet=True)
+
+
+def lasker(pieces=10, flying=True, board="standard"):
+    v = get_variant("lasker", pieces=pieces, flying=flying)
+    return v if board == "standard" else Variant("lasker", BOARDS[board], v.rules)
+
+
+def test_the_variant_and_its_ruleset():
+    v = get_variant("lasker")
+    assert (v.pieces, v.rules.flying, v.rules.count_hand, v.rules.place_or_move) == (10, True, True, True)
+    assert v.board.name == "standard" and v.ruleset_id == "standard-hand-lasker"
+    assert get_variant("lasker", flying=False).ruleset_id == "standard-nofly-hand-lasker"
+
+
+def test_a_turn_places_or_moves_and_always_passes():
+    v = lasker()
+    b = v.board
+    pos = Position.parse("a1,d2/g7 w 8 9", v)
+    moves = {str(m) for m in pos.legal_moves()}
+    assert "d1" in moves and "a1-a4" in moves and "d2-d3" in moves  # place, or move
+    assert len([m for m in moves if "-" not in m]) == 24 - 3  # a placement on every empty point
+    after = pos.play("a1-a4")
+    assert after.turn == 1 and (after.white_hand, after.black_hand) == (8, 9)
+    # black, with an empty hand while white still has pieces, moves; then white again
+    pos = Position.parse("a1,d2,g1/g7,d7,a7,b6,d6,f6,b4,f4,c5 b 5 0", v)
+    assert all("-" in str(m) for m in pos.legal_moves())
+    assert pos.play("b4-b2").turn == 0
+    # 2 on the board and 1 in hand: 3 together, so it flies (with flying on)
+    pos = Position.parse("a1,d2/g7,d7,a7 w 1 0", v)
+    assert "a1-g1" in {str(m) for m in pos.legal_moves()}
+    assert rules.flies(v, b.mask(["a1", "d2"]), 1, 0)
+    assert not rules.flies(lasker(flying=False), b.mask(["a1", "d2"]), 1, 0)
+    # 1 on the board and 1 in hand: fewer than 3, lost
+    assert Position.parse("a1/g7,d7,a7 w 1 0", v).outcome() == "loss"
+
+
+def test_a_lasker_move_in_a_game_without_it_is_one_clear_line():
+    pos = Position.parse("a1,d2/g7 w 7 8")
+    with pytest.raises(IllegalMoveError, match="Lasker Morris's rule: --variant lasker"):
+        pos.play("a1-a4")
+    r = CliRunner().invoke(cli, ["perft", "a1,d2/g7 w 7 8", "1", "--variant", "lasker"])
+    assert r.exit_code == 0 and "perft(1) = 27" in r.output  # 21 placements and 6 slides
+    r = CliRunner().invoke(cli, ["perft", "a1,d2/g7 w 7 8", "1"])
+    assert r.exit_code == 0 and "perft(1) = 21" in r.output
+    r = CliRunner().invoke(cli, ["engine"], input="position startpos moves a1 d7 a1-a4\nisready\nquit\n")
+    assert "--variant lasker" in r.output and "readyok" in r.output and "Traceback" not in r.output
+
+
+@pytest.mark.parametrize("board", ["standard", "six", "morabaraba"])
+def test_the_kernels_turns_are_the_references(board):
+    """bitboard.gen_turns with the place-or-move turn, and apply_turn, against rules.py on random
+    positions with pieces in hand and on the board."""
+    from morris.kernels.bitboard import MAX_TURNS, apply_turn, gen_turns
+
+    for flying in (True, False):
+        v = lasker(pieces=5 if board == "six" else 7, flying=flying, board=board)
+        T = board_tables(v.board)
+        rng = random.Random(3)
+        buf = np.empty((MAX_TURNS, 3), dtype=np.int64)
+        for _ in range(300):
+            pts = rng.sample(range(v.board.n), rng.randint(0, 2 * v.pieces - 4))
+            cut = rng.randint(0, len(pts))
+            mover = sum(1 << p for p in pts[:cut][: v.pieces])
+            opp = sum(1 << p for p in pts[cut:][: v.pieces])
+            mh = rng.randint(0, v.pieces - mover.bit_count())
+            oh = rng.randint(0, v.pieces - opp.bit_count())
+            want = sorted(rules.turns(v, mover, opp, mh, oh))
+            n = gen_turns(T, flying, 1, mover, opp, mh, oh, buf, True)
+            got = sorted((int(a), int(b), int(c)) for a, b, c in buf[:n])
+            assert got == want
+            for t in want[:5]:
+                child, sw = rules.play(v, mover, opp, mh, oh, t)
+                a, b, c, d, sw2 = apply_turn(mover, opp, mh, oh, t[0], t[1], t[2], True)
+                assert (child, sw) == ((a, b, c, d), sw2) and sw
+
+
+def test_the_hand_subspaces_and_their_order():
+    v = lasker(pieces=4)
+    subs = hand_subspaces(v)
+    assert Subspace(0, 0, 4, 4) in subs and Subspace(2, 0, 1, 4) in subs
+    assert Subspace(1, 0, 1, 4) not in subs  # 2 on the board and in hand: the game is over
+    jobs, deps = job_graph(v, phase="all")
+    done = set()
+    for j in jobs:
+        assert all(d in done for d in deps[j]), j.name
+        done.add(j)
+    assert jobs[-1].name == "0-0+4+4"
+
+
+@pytest.fixture(scope="module")
+def solved(tmp_path_factory):
+    """Lasker rules solved with values, dtw and draw values: the standard board with 3 a side
+    (flying) and Six Men's board with 4 a side (flying and not)."""
+    out = {}
+    for key, v in {("standard", 3, True): lasker(3), ("six", 4, True): lasker(4, True, "six"),
+                   ("six", 4, False): lasker(4, False, "six")}.items():
+        d = tmp_path_factory.mktemp("lasker")
+        solve(d, v, phase="all", reporter=QUIET, dtw=True, draws=True)
+        out[key] = (d, v)
+    return out
+
+
+@pytest.mark.parametrize("key", [("standard", 3, True), ("six", 4, True), ("six", 4, False)])
+def test_every_position_agrees_with_the_naive_reference(solved, key, capsys):
+    """Value, dtc and dtw of every raw position of every subspace, both phases."""
+    import naive_lasker
+
+    d, v = solved[key]
+    board, pieces, flying = key
+    args = ["--db", str(d), "--pieces", str(pieces), "--board", board] + ([] if flying else ["--no-flying"])
+    assert naive_lasker.main(args) == 0
+    out = capsys.readouterr().out
+    assert "0-0+%d+%d: 1 raw positions, 0 mismatches" % (pieces, pieces) in out
+    assert out.count("0 mismatches") == len(hand_subspaces(v)) + (pieces - 2) ** 2 + 1
+
+
+def test_verify_recomputes_every_file_and_catches_a_wrong_value(solved, tmp_path):
+    from morris.format.fileformat import TableFile, check_file, write_table
+    from morris.hashing.index import Hasher
+
+    d, v = solved[("six", 4, True)]
+    report = verify(str(d))
+    hand = [f for f in report.files if "+" in f.subspace]
+    assert len(hand) > 100 and all(f.ok and f.checked for f in hand) and report.ok
+    db = tmp_path / "db"
+    shutil.copytree(d, db)
+    path = str(db / v.ruleset_id / "2-2+2+1.mtb")
+    with TableFile(path) as tf:
+        header = dict(tf.header)
+        vals, dtc = tf.values_all().copy(), tf.dtc_all().copy()
+    slot = int(np.flatnonzero(vals == 1)[0])
+    vals[slot], dtc[slot] = 0, 0  # a won position made a draw
+    write_table(path, header, vals, dtc, Hasher(v.board).anchor_reps(2))
+    assert check_file(path) is None  # the checksum alone cannot see it
+    bad = {os.path.basename(f.path): f for f in verify(str(db)).files if not f.ok}
+    assert bad["2-2+2+1.mtb"].mismatches == 1  # the file itself, at that slot
+    assert "does not hold" in bad["2-2+2+1.mtw"].checksum  # its dtw file no longer fits it
+    # and the files that read it, each saying so (a parent's value rests on the wrong one)
+    assert all(f.mismatches or f.skipped or f.checksum != "ok" for f in bad.values())
+
+
+def test_lookups_play_and_the_start(solved):
+    d, v = solved[("standard", 3, True)]
+    with open_tablebase(d, shipped=False, search="never") as tb:
+        start = Position.start(v)
+        a = tb.analyze(start)
+        assert a.value == "win" and a.dtc == 1  # every placement leaves its subspace
+        assert all(m.dtc == 1 for m in a.moves)
+        assert tb.probe_dtw(start) == a.dtw == min(m.dtw for m in a.moves if m.value == "win")
+        pos = Position.parse("a1,b2/d7 b 1 2", v)
+        a = tb.analyze(pos)
+        moves = {str(m.move): m for m in a.moves}
+        assert moves["d7-a4"].value == "loss" and moves["d7-a4"].dtc == tb.probe(pos.play("d7-a4")).dtc + 1
+    r = CliRunner().invoke(cli, ["query", "--db", str(d), "--variant", "lasker", "--pieces", "3", "start"])
+    assert r.exit_code == 0 and "win" in r.output.splitlines()[0]
