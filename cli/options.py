@@ -112,7 +112,7 @@ def variant_options(f):
     """--variant and the rule flags, shared by every command that reads positions."""
     for opt in reversed([
         click.option("--variant", default="standard", show_default=True,
-                     help="standard, standard-3 .. standard-8, six, morabaraba, twelve."),
+                     help="standard, standard-3 .. standard-8, six, morabaraba, twelve, lasker."),
         click.option("--flying/--no-flying", default=None,
                      help="Whether a player with 3 pieces flies (default: the variant's)."),
         click.option("--double-mill-removes", type=Number(1, 2), default=None,

@@ -117,3 +117,55 @@ def test_flip_and_start_links_and_a_bad_position(site):
     assert shown_position(driver) == "start" and board_state(driver) == {}
     driver.get(f"{base}/?position=a1,z9/d2+w")
     assert "unknown point" in driver.find_element(By.ID, "error").text
+
+
+GAME = "1. d2 b4 2. a4 g4 3. d7 f4 4. b2 a7 5. b6 a1 6. f2 xg4 g4 *"
+
+
+def test_the_game_page_grades_steps_and_takes_a_pasted_game(site, tmp_path):
+    """/game in the browser: the moves coloured by grade (the blunder at ply 6), forward and a
+    click on a move step through the game with the board following, the pasted-game form grades
+    what is pasted; a screenshot (MORRIS_SCREENSHOT=path keeps it, for the README)."""
+    import os
+
+    from selenium.webdriver.common.by import By
+
+    from morris.core.records import read_games
+    from morris.core.variants import get_variant
+
+    base, driver = site
+    game = read_games(GAME, get_variant("six"))[0][1]
+    driver.get(f"{base}/game?" + urllib.parse.urlencode({"moves": GAME, "variant": "six", "ply": 6}))
+    links = driver.find_elements(By.CSS_SELECTOR, "#movelist a")
+    grades = {int(a.get_attribute("data-ply")): a.get_attribute("data-grade") for a in links}
+    assert len(grades) == 12 and grades[6] == "blunder"
+    assert "current" in driver.find_element(By.CSS_SELECTOR, '#movelist a[data-ply="6"]').get_attribute("class")
+    shot = os.environ.get("MORRIS_SCREENSHOT") or str(tmp_path / "game.png")
+    driver.set_window_size(1100, 900)
+    driver.save_screenshot(shot)
+    assert os.path.getsize(shot) > 10_000
+
+    def board_is(ply):
+        pos = game.positions[ply]
+        assert board_state(driver) == {name: "w" for name in pos.board.names(pos.white)} | {
+            name: "b" for name in pos.board.names(pos.black)}
+        assert driver.find_element(By.ID, "ply").text == f"after ply {ply} of 12"
+
+    board_is(6)
+    old = driver.current_url
+    driver.find_element(By.ID, "next").click()
+    wait_for_new_page(driver, old)
+    board_is(7)
+    old = driver.current_url
+    driver.find_element(By.CSS_SELECTOR, '#movelist a[data-ply="3"]').click()
+    wait_for_new_page(driver, old)
+    board_is(3)
+    # a game pasted into the form
+    box = driver.find_element(By.ID, "moves")
+    box.clear()
+    box.send_keys("d2 b4 a4 g4")
+    old = driver.current_url
+    driver.find_element(By.CSS_SELECTOR, "form button").click()
+    wait_for_new_page(driver, old)
+    assert driver.find_element(By.ID, "ply").text == "after ply 4 of 4"
+    assert len(driver.find_elements(By.CSS_SELECTOR, "#movelist a")) == 4

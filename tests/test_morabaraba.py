@@ -172,3 +172,11 @@ def test_a_full_board_is_solved_and_verified_under_either_rule(tmp_path, full_bo
     r = CliRunner().invoke(cli, ["verify", "--db", str(tmp_path), "--quiet"])
     assert r.exit_code == 0, r.output
     assert "FAIL" not in r.output and "8-8.mtb" in r.output
+
+
+def test_the_text_board_draws_the_diagonals():
+    text = Position.parse("a1,b2,c3/g7,f6 w", "morabaraba").diagram().splitlines()
+    assert text[1] == "  | \\         |         / |"  # a7-b6 and g7-f6
+    assert text[11] == "  | /         |         \\ |"  # a1-b2 and g1-f2
+    plain = Position.parse("a1,b2,c3/g7,f6 w").diagram()
+    assert "/" not in plain and "\\" not in plain

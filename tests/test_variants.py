@@ -56,7 +56,7 @@ def test_variant_options_and_ids():
     v = get_variant("standard", flying=False, double_mill_removes=2, no_removal_limit=100)
     assert v.ruleset_id == "standard-nofly-dm2-limit100"
     assert get_variant("standard-4").pieces == 4
-    with pytest.raises(UnknownVariantError, match="unknown variant 'lasker'"):
-        get_variant("lasker")
+    with pytest.raises(UnknownVariantError, match="unknown variant 'lasker9'"):
+        get_variant("lasker9")
     with pytest.raises(UnknownVariantError, match="1 or 2"):
         get_variant("standard", double_mill_removes=3)

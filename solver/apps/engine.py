@@ -18,7 +18,7 @@ while the engine reads on: ``stop`` ends a search at once with the deepest ply i
 ``isready`` answers at once, and any other command waits for the ``bestmove``. The perfect
 player's lookups ignore the limits.
 
-Options: ``Seed`` (tie-breaking), ``Variant`` (standard, six, standard-N, morabaraba, twelve), ``DatabasePath``,
+Options: ``Seed`` (tie-breaking), ``Variant`` (standard, six, standard-N, morabaraba, twelve, lasker), ``DatabasePath``,
 ``NoRemovalLimit`` and ``EndgameNoRemovalLimit`` (plies, 0 for none; limits.py). Under a limit a
 FEN's no-removal counter is read, every move counts it, and ``go`` plays for the value at the
 counter (``bestmove none`` with "drawn by the no-removal limit" once it is reached).

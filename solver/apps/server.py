@@ -237,7 +237,7 @@ def _add_routes(app, tb) -> None:
 
     common = dict(
         position=Query(..., description="compact notation or Sanmill FEN", max_length=10_000),
-        variant=Query("standard", description="standard, standard-3 .. standard-8, six"),
+        variant=Query("standard", description="standard, standard-3 .. standard-8, six, morabaraba, twelve, lasker"),
     )
 
     @get("/api/probe", summary="Value and distance of a position and of every legal move")

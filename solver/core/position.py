@@ -661,7 +661,8 @@ def _parse_count(tok: str, what: str) -> int:
 
 def draw_board(pos: Position) -> str:
     """Draw the board from its geometry: points are placed by file and rank, lines between
-    adjacent points drawn with ``-`` and ``|``. ``O`` white, ``@`` black, ``.`` empty."""
+    adjacent points drawn with ``-`` and ``|`` (a diagonal with ``/`` or ``\\``). ``O`` white,
+    ``@`` black, ``.`` empty."""
     board = pos.board
     coords = board.coords
     max_rank = max(r for _, r in coords.values())
@@ -681,6 +682,8 @@ def draw_board(pos: Position) -> str:
         elif xa == xb:
             for y in range(min(ya, yb) + 1, max(ya, yb)):
                 grid[y][xa] = "|"
+        else:  # a diagonal line (Morabaraba): one stroke between the two rows
+            grid[(ya + yb) // 2][(xa + xb) // 2] = "/" if (yb - ya) * (xb - xa) < 0 else "\\"
     for name in board.points:
         y, x = cell(name)
         owner = pos.piece_at(name)

@@ -20,6 +20,8 @@ name           points  pieces   notes
 ``morabaraba`` 24      12       the standard board with four diagonal lines (20 mills),
                                 flying with 3, counts with the hand, a full board draws
 ``twelve``     24      12       Twelve Men's Morris: Morabaraba without flying
+``lasker``     24      10       Lasker Morris: a turn places or moves; flying with 3 on the
+                                board and in hand; counts with the hand
 ============== ======= ======== ======================================================
 """
 
