@@ -71,7 +71,7 @@ def game_page(tb, params: dict) -> tuple[str, int]:
                      f'href="{escape(_href(params, ply=p.ply))}">{p.ply}. {escape(p.move)}</a>')
     s = summary(ann)
     lines = [f"{side}: {v['blunders']} blunders, {v['slips']} slips" for side, v in s["sides"].items()]
-    body = [f"<nav>{' '.join(nav)}</nav>", board_svg(pos, last_move=last),
+    body = [f"<nav>{' '.join(nav)}</nav>", f'<section id="board">{board_svg(pos, last_move=last)}</section>',
             f'<p id="ply">after ply {ply} of {n}</p>',
             f'<p class="moves" id="movelist">{" ".join(moves)}</p>',
             graph_svg(ann), "<p id=\"summary\">" + escape("; ".join(lines)) + "</p>", form]
