@@ -16,10 +16,11 @@ import numpy as np
 from numba import njit, prange
 
 from ..core.codes import DRAW, DV0, LOSS, UNUSED, WIN
-from .bitboard import MAX_TURNS
-from .hashing import unindex_one
+from .bitboard import MAX_TURNS, closed_mills
+from .bits import ctz, popcount
+from .hashing import anchor, colex_rank, compress, expand, index_one, ranked, sym_image, unindex_one
 from .retro import BLOCK, COUNT_MAX, DRAWCONV
-from .turns import END, hand_children, kid_buffer
+from .turns import END, hand_children, kid_buffer, placements, slide_children
 
 _NJ = dict(cache=True, nogil=True)
 
@@ -192,3 +193,142 @@ def count_hand_draws(T, Ob, fly, dm, m, o, hm, ho, off, slots, rank, vals, st, e
             if best != -(1 << 30):
                 exits[g] = best + key0
         wins[b] = has_win
+
+
+@njit(parallel=True, **_NJ)
+def count_hand_sweep(T, Ob, fly, dm, m, o, hm, ho, off, st, flag0, flag1, c0, c1, c2, c3,
+                     r_lo, r_hi, nchunk, errors):
+    """``count_hand_pass`` in the placement sweep's order (kernels/placement.py): for each orbit
+    representative M of the mover's pieces (``r_lo .. r_hi - 1`` of size m), every opponent
+    mask O on the points M leaves free. A placement's child is anchored on M plus the placed
+    point, so its orbit and symmetry are found once per (M, point) instead of once per position
+    and placement, and as O varies the children stay inside one block of their plane. Each
+    position is written at its own slot (``off`` + its slot in part (m, o, hm, ho)), and the
+    blocks of what is decided at 0 and 1 flagged; a position met more than once (a mover mask
+    with a nontrivial stabilizer) is written the same each time."""
+    n = T.n
+    n_opp = T.binom[n - m, o]
+    base = Ob.reps_off[m]
+    span = r_hi - r_lo
+    ends = o - 1 + ho < 3
+    for c in prange(nchunk):
+        a = r_lo + span * c // nchunk
+        b = r_lo + span * (c + 1) // nchunk
+        kids = kid_buffer()
+        rows = np.empty((MAX_TURNS, 3), dtype=np.int64)
+        q_closed = np.zeros(n, dtype=np.int64)
+        q_orbit = np.zeros(n, dtype=np.int64)
+        q_s = np.zeros(n, dtype=np.int64)
+        q_rep = np.zeros(n, dtype=np.int64)
+        q_stab = np.zeros(n, dtype=np.int64)
+        # bit[p, q]: where point p lands in the child's rank space after placing on q (the
+        # symmetry that canonicalises M | q, then compression onto the points it leaves free);
+        # img[q]: the opponent's mask so mapped, kept up to date as the mask changes (the
+        # placement sweep's scheme, kernels/placement.py)
+        bit = np.zeros((n, n), dtype=np.int64)
+        img = np.zeros(n, dtype=np.int64)
+        blocks = np.zeros(3, dtype=np.int64)
+        for k in range(3):
+            if o - k >= 0:
+                blocks[k] = T.binom[n - m - 1, o - k]
+        nbad = 0
+        for ri in range(a, b):
+            M = Ob.reps[base + ri]
+            free = T.full & ~M
+            if hm > 0:
+                f = free
+                while f:
+                    qb = f & -f
+                    f ^= qb
+                    q = ctz(qb)
+                    q_closed[q] = closed_mills(T, M | qb, q)
+                    orb, s, rep, stab = anchor(T, Ob, m + 1, M | qb)
+                    q_orbit[q] = orb
+                    q_s[q] = s
+                    q_rep[q] = rep
+                    q_stab[q] = stab
+                    rfree = T.full & ~rep
+                    gg = free ^ qb
+                    while gg:
+                        pb = gg & -gg
+                        gg ^= pb
+                        bit[ctz(pb), q] = compress(T, sym_image(T, s, pb), rfree)
+                for q in range(n):
+                    img[q] = 0
+            prev = np.int64(0)
+            x = (np.int64(1) << o) - 1  # the opponent's mask compressed onto the free points
+            for _ in range(n_opp):
+                O = expand(T, x, free)
+                if o > 0:  # next o-subset (Gosper's hack)
+                    low = x & -x
+                    rr = x + low
+                    x = (((rr ^ x) >> 2) // low) | rr
+                if hm > 0:
+                    ch = prev ^ O
+                    while ch:
+                        pb = ch & -ch
+                        ch ^= pb
+                        p = ctz(pb)
+                        for q in range(n):
+                            img[q] ^= bit[p, q]
+                    prev = O
+                g = off + index_one(T, Ob, M, O)
+                moves, quiet, nk = slide_children(T, Ob, fly, ends, m, o, M, O, kids)
+                win = False
+                drawc = False
+                for u in range(nk):
+                    j = kids[u]
+                    if j == END:
+                        win = True
+                        break
+                    v = np.int64(c0[j])
+                    if v == LOSS:
+                        win = True
+                        break
+                    if v == 0:
+                        drawc = True
+                if hm > 0 and not win:
+                    nt = placements(T, dm, M, O, q_closed, rows)
+                    moves += nt
+                    for u in range(nt):
+                        q = rows[u, 1]
+                        R = rows[u, 2]
+                        k = popcount(R)
+                        if k > 0 and o - k + ho < 3:
+                            win = True
+                            break
+                        if q_stab[q] == 1:
+                            mapped = img[q]
+                            while R:
+                                rb = R & -R
+                                R ^= rb
+                                mapped ^= bit[ctz(rb), q]
+                            j = q_orbit[q] * blocks[k] + colex_rank(T, mapped)
+                        else:
+                            j = q_orbit[q] * blocks[k] + ranked(T, q_s[q], q_rep[q], q_stab[q],
+                                                                sym_image(T, q_s[q], O ^ R))
+                        v = _at(k + 1, c0, c1, c2, c3, j)
+                        if v == LOSS:
+                            win = True
+                            break
+                        if v == 0:
+                            drawc = True
+                elif hm > 0:
+                    moves += 1  # (won already: the count of moves no longer matters)
+                if win:
+                    st[g] = (1 << 2) | WIN
+                    flag1[g // BLOCK] = 1
+                elif quiet == 0:
+                    if moves == 0:
+                        st[g] = LOSS
+                        flag0[g // BLOCK] = 1
+                    elif drawc:
+                        st[g] = DRAWCONV
+                    else:
+                        st[g] = (1 << 2) | LOSS
+                        flag1[g // BLOCK] = 1
+                else:
+                    if quiet > COUNT_MAX:
+                        nbad += 1
+                    st[g] = (quiet << 2) | (DRAWCONV if drawc else 0)
+        errors[c % errors.shape[0]] += nbad

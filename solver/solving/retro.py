@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass
+from math import comb
 
 import numba
 import numpy as np
@@ -153,8 +154,18 @@ def count(variant, hasher: Hasher, top: Subspace, pair: PairLayout, children: di
     rep.phase(f"[{pair.name}] count: {sum(pair.slots):,} slots")
     with rep.bar(total=sum(pair.slots), desc=f"{pair.name} count", unit="pos") as bar:
         for p, sub in enumerate(pair.parts):
-            if top.placement:  # a hand pair of the place-or-move game
+            if top.placement:  # a hand pair of the place-or-move game, in the sweep's order
                 planes = [children[c] if c is not None else empty for c in hand_children(sub, dm)]
+                nreps = int(Ob.reps_off[sub.m + 1] - Ob.reps_off[sub.m])
+                per_rep = comb(hasher.board.n - sub.m, sub.o)
+                step = max(1, min(nreps, (1 << 22) // max(1, per_rep), -(-nreps // 50)))
+                for a in range(0, nreps, step):
+                    b = min(nreps, a + step)
+                    HK.count_hand_sweep(T, Ob, mover_flies(variant, sub), dm, sub.m, sub.o, sub.hm,
+                                        sub.ho, pair.offs[p], pair.st, pair.flag0, pair.flag1,
+                                        *planes, a, b, min(64, b - a), count_errors)
+                    bar.update(min(pair.slots[p], (b - a) * per_rep))
+                continue
             else:
                 child_sub = pair_children(top)[sub]
                 child = children[child_sub] if child_sub is not None else empty

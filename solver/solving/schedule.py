@@ -113,7 +113,10 @@ def _hand_job_graph(variant, targets, max_pieces, phase, dtw, draws):
 
 #: Measured on the standard board with 2 cores (docs/benchmarks.md): positions solved per second
 #: per core, and bytes of database file per position, by phase. Only for estimates.
-RATES = {"movement": (2.0e6, 2.28 / 8), "placement": (2.5e6, 1.80 / 8)}
+RATES = {"movement": (2.0e6, 2.28 / 8), "placement": (2.5e6, 1.80 / 8),
+         # Lasker Morris's hand pairs (jobs.HandPair): lasker --pieces 6, 1.53 M positions/s/core
+         # and 1.52 bits a position (scripts/bench_lasker.py)
+         "hand": (1.5e6, 1.52 / 8)}
 
 
 def check_dtw(variant, phase, targets) -> None:
@@ -128,7 +131,9 @@ def estimate(variant, jobs, cores: int = 2) -> tuple[float, float]:
     """(seconds on ``cores`` cores, bytes of files) that ``jobs`` take, from :data:`RATES`."""
     secs = size = 0.0
     for j in jobs:
-        rate, per_position = RATES["placement" if isinstance(j, PlacementSubspace) else "movement"]
+        kind = ("placement" if isinstance(j, PlacementSubspace)
+                else "hand" if j.sub.placement else "movement")
+        rate, per_position = RATES[kind]
         w = j.weight(variant)
         secs += w / (rate * cores)
         size += w * per_position
