@@ -6,8 +6,10 @@ state array, the same levels of ``retro.emit`` and ``retro.apply``), because its
 lead into each other and make cycles; only the count differs. Its exits are every turn that
 leaves the pair: a slide that removes (kind 0) and every placement (kind 1 + k, k pieces removed),
 each into a subspace solved before (``turns.hand_children``). These kernels are the movement
-pair's ``retro.count_pass``, ``dtw.count_dtw`` and ``draws.count_draws`` with those exits; the
-child planes come as ``c0 .. c3``, one per kind (empty where the kind has none).
+pair's ``retro.count_pass`` (``count_hand_sweep``, in the placement sweep's order: most of a
+hand pair's positions are decided by their placements), ``dtw.count_dtw`` and
+``draws.count_draws`` with those exits; the child planes come as ``c0 .. c3``, one per kind
+(empty where the kind has none).
 """
 
 from __future__ import annotations
@@ -35,61 +37,6 @@ def _at(kind, c0, c1, c2, c3, j):
     if kind == 2:
         return np.int64(c2[j])
     return np.int64(c3[j])
-
-
-@njit(parallel=True, **_NJ)
-def count_hand_pass(T, Ob, fly, dm, m, o, hm, ho, off, slots, st, flag0, flag1, c0, c1, c2, c3,
-                    lo_blk, hi_blk, errors):
-    """``retro.count_pass`` for the blocks [lo_blk, hi_blk) of hand part (m, o, hm, ho):
-    ``c_k`` the values (0 draw, 1 win, 2 loss) of the subspace of exit kind k; ``fly``: the
-    side to move flies."""
-    end = off + slots
-    for bi in prange(hi_blk - lo_blk):
-        b = lo_blk + bi
-        g0 = b * BLOCK
-        g1 = min(g0 + BLOCK, end)
-        has0 = False
-        has1 = False
-        kids = kid_buffer()
-        kinds = kid_buffer()
-        rows = np.empty((MAX_TURNS, 3), dtype=np.int64)
-        for g in range(g0, g1):
-            M, O, used = unindex_one(T, Ob, m, o, g - off)
-            if not used:
-                st[g] = UNUSED
-                continue
-            moves, quiet, nk = hand_children(T, Ob, fly, ho, dm, m, o, hm, M, O, kids, kinds, rows)
-            win = False
-            drawc = False
-            for x in range(nk):
-                j = kids[x]
-                if j == END:
-                    win = True
-                    break
-                v = _at(kinds[x], c0, c1, c2, c3, j)
-                if v == LOSS:
-                    win = True
-                    break
-                if v == 0:
-                    drawc = True
-            if win:
-                st[g] = (1 << 2) | WIN
-                has1 = True
-            elif quiet == 0:
-                if moves == 0:
-                    st[g] = LOSS
-                    has0 = True
-                elif drawc:
-                    st[g] = DRAWCONV
-                else:
-                    st[g] = (1 << 2) | LOSS
-                    has1 = True
-            else:
-                if quiet > COUNT_MAX:
-                    errors[bi % errors.shape[0]] += 1
-                st[g] = (quiet << 2) | (DRAWCONV if drawc else 0)
-        flag0[b] = has0
-        flag1[b] = has1
 
 
 @njit(parallel=True, **_NJ)

@@ -166,22 +166,16 @@ def count(variant, hasher: Hasher, top: Subspace, pair: PairLayout, children: di
                                         *planes, a, b, min(64, b - a), count_errors)
                     bar.update(min(pair.slots[p], (b - a) * per_rep))
                 continue
-            else:
-                child_sub = pair_children(top)[sub]
-                child = children[child_sub] if child_sub is not None else empty
+            child_sub = pair_children(top)[sub]
+            child = children[child_sub] if child_sub is not None else empty
             off, n = pair.offs[p], pair.slots[p]
             lo = off // K.BLOCK
             hi = -(-(off + n) // K.BLOCK)
             step = max(1, (hi - lo) // 50)
             for b in range(lo, hi, step):
                 e = min(hi, b + step)
-                if top.placement:
-                    HK.count_hand_pass(T, Ob, mover_flies(variant, sub), dm, sub.m, sub.o, sub.hm,
-                                       sub.ho, off, n, pair.st, pair.flag0, pair.flag1, *planes, b, e,
-                                       count_errors)
-                else:
-                    K.count_pass(T, Ob, variant.rules.flying, sub.m, sub.o, off, n,
-                                 pair.st, pair.flag0, pair.flag1, child, b, e, count_errors)
+                K.count_pass(T, Ob, variant.rules.flying, sub.m, sub.o, off, n,
+                             pair.st, pair.flag0, pair.flag1, child, b, e, count_errors)
                 bar.update(min((e - b) * K.BLOCK, off + n - b * K.BLOCK))
     if count_errors.any():
         raise UnsupportedRulesError(f"a position of {pair.name} has more than {K.COUNT_MAX} moves")
@@ -405,18 +399,10 @@ def solve_pair_draws(variant, top: Subspace, values, children, ranks: dict,
     empty8 = np.zeros(0, np.uint8)
     rep.phase(f"[{pair.name}] draw values: counts")
     wins = np.zeros(pair.nblocks, dtype=np.uint8)
-    dm = variant.rules.double_mill_removes
     for p, sub in enumerate(pair.parts):
         if top.placement:  # a hand pair of the place-or-move game
-            loaded = {c: children(c) for c in set(hand_children(sub, dm)) - {None}}
-            kinds = [loaded[c] if c is not None else (empty8, empty8) for c in hand_children(sub, dm)]
-            off, n = pair.offs[p], pair.slots[p]
-            HK.count_hand_draws(T, Ob, mover_flies(variant, sub), dm, sub.m, sub.o, sub.hm, sub.ho,
-                                off, n, int(ranks[sub]), np.ascontiguousarray(values(sub)), pair.st,
-                                exits, dv, *(k[0] for k in kinds),
-                                *(np.ascontiguousarray(k[1], dtype=np.uint8) for k in kinds), DK.KEY0,
-                                off // K.BLOCK, -(-(off + n) // K.BLOCK), wins, errors)
-            del loaded, kinds
+            _count_hand_draws(variant, T, Ob, pair, p, sub, int(ranks[sub]), values, children,
+                              exits, dv, wins, errors)
             continue
         child_sub = pair_children(top)[sub]
         cv, cdv = children(child_sub) if child_sub is not None else (empty8, empty8)
@@ -467,3 +453,17 @@ def solve_pair_draws(variant, top: Subspace, values, children, ranks: dict,
         raise RuntimeError(f"{pair.name}: a draw distance passes 255 plies (the files store a byte)")
     return {sub: (dv[pair.offs[p]: pair.offs[p] + pair.slots[p]],
                   dist[pair.offs[p]: pair.offs[p] + pair.slots[p]]) for p, sub in enumerate(pair.parts)}
+
+
+def _count_hand_draws(variant, T, Ob, pair, p, sub, rank, values, children, exits, dv, wins, errors):
+    """The draw-value count of part ``p`` of a hand pair (kernels/hand.count_hand_draws)."""
+    dm = variant.rules.double_mill_removes
+    empty8 = np.zeros(0, np.uint8)
+    loaded = {c: children(c) for c in set(hand_children(sub, dm)) - {None}}
+    kinds = [loaded[c] if c is not None else (empty8, empty8) for c in hand_children(sub, dm)]
+    off, n = pair.offs[p], pair.slots[p]
+    HK.count_hand_draws(T, Ob, mover_flies(variant, sub), dm, sub.m, sub.o, sub.hm, sub.ho, off, n,
+                        rank, np.ascontiguousarray(values(sub)), pair.st, exits, dv,
+                        *(k[0] for k in kinds),
+                        *(np.ascontiguousarray(k[1], dtype=np.uint8) for k in kinds), DK.KEY0,
+                        off // K.BLOCK, -(-(off + n) // K.BLOCK), wins, errors)
