@@ -180,3 +180,34 @@ def test_the_text_board_draws_the_diagonals():
     assert text[11] == "  | /         |         \\ |"  # a1-b2 and g1-f2
     plain = Position.parse("a1,b2,c3/g7,f6 w").diagram()
     assert "/" not in plain and "\\" not in plain
+
+
+@pytest.mark.parametrize("flying", [True, False])
+def test_the_placement_search_counts_the_hand(mora3, flying):
+    """The placement search (alpha-beta over placement on the movement files, the second method
+    of verify-draw) under the hand-counting rules: every placement position of the first two
+    plies and random deeper ones valued as the sweep's files value them, and verify-draw's two
+    methods agree on the start."""
+    from morris.lookups.search import PlacementSearch
+
+    v = get_variant("morabaraba", pieces=3, flying=flying)
+    search = PlacementSearch(mora3[flying], v, tt_bits=16)
+    h = Hasher(v.board)
+    rng = random.Random(11)
+    names = {1: "win", 0: "draw", -1: "loss"}
+    positions = [Position.start(v)] + [Position.start(v).play(m) for m in Position.start(v).legal_moves()]
+    for s in placement_subspaces(v):
+        for _ in range(6):
+            mover, opp, used = h.unindex_py(s, rng.randrange(h.slots(s)), h.anchor_reps(s.o))
+            if used:
+                positions.append(Position.from_masks(v, mover, opp, 0, s.hm, s.ho))
+    with open_tablebase(mora3[flying], shipped=False, search="never") as tb:
+        for pos in positions:
+            assert names[search.value(pos)] == tb.probe(pos).value, pos.to_compact()
+    flags = ["--db", str(mora3[flying]), "--variant", "morabaraba", "--pieces", "3", "--json"]
+    flags += [] if flying else ["--no-flying"]
+    import json
+
+    by = {m: json.loads(CliRunner().invoke(cli, ["verify-draw", *flags, "--method", m]).output)
+          for m in ("search", "sweep")}
+    assert by["search"]["value"] == by["sweep"]["value"] and by["search"]["method"] == "search"

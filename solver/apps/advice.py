@@ -32,7 +32,7 @@ def solve_advice(variant, sub, out) -> str:
     secs, size = estimate(variant, jobs)
     text = (f"solve it with: morris solve --out {out}{flags} {sub} ({len(jobs)} jobs: about "
             f"{human_time(secs)} on 2 cores and {human_bytes(size)} of files)")
-    if sub.placement and not variant.rules.count_hand:  # (no search counts the hands)
+    if sub.placement and not variant.rules.place_or_move:  # (no search over its cycles)
         mjobs, _ = job_graph(variant)
         msecs, msize = estimate(variant, mjobs)
         text += (f"; or solve the movement phase (morris solve --out {out}{flags}: about "

@@ -25,6 +25,7 @@ class StartValue:
     seconds: float
     nodes: int | None = None
     leaves: int | None = None
+    hand_pairs: bool = False  # the place-or-move turn: placement solved by retrograde analysis
 
     @property
     def verdict(self) -> str:
@@ -35,6 +36,8 @@ class StartValue:
         if self.method == "search":
             return (f"alpha-beta search of the placement phase ({self.nodes:,} nodes, "
                     f"{self.leaves:,} movement-phase lookups) on the movement databases in {self.db}")
+        if self.hand_pairs:
+            return f"retrograde analysis of every hand pair (place or move), databases in {self.db}"
         return f"backward sweep of every placement subspace, databases in {self.db}"
 
     def to_json(self) -> dict:
@@ -62,4 +65,5 @@ def start_value(variant, db: str | None = None, method: str = "search", reporter
     # the sweep's file of the start only: not the shipped book, not a search
     with open_tablebase(target, shipped=False, search="never") as tb:
         value = tb.probe_wdl(Position.start(variant))
-    return StartValue(variant.name, value, method, target, time.perf_counter() - t0)
+    return StartValue(variant.name, value, method, target, time.perf_counter() - t0,
+                      hand_pairs=variant.rules.place_or_move)

@@ -59,8 +59,10 @@ def _back_up(best, alpha, sw, d, v):
 
 
 @njit(**_NJ)
-def search(T, Ob, dm, M0, O0, hm0, ho0, mv_packed, mv_off, tt_keys, tt_vals, stats):
-    """Negamax value of a placement position. ``stats``: nodes, leaves, tt hits (added to)."""
+def search(T, Ob, dm, M0, O0, hm0, ho0, mv_packed, mv_off, tt_keys, tt_vals, stats, hand=False):
+    """Negamax value of a placement position. ``stats``: nodes, leaves, tt hits (added to).
+    ``hand``: the pieces in hand count with the board (count_hand): a turn that leaves a side
+    fewer than 3 on the board and in hand together ends the game there."""
     mask = tt_keys.shape[0] - 1
     sM = np.zeros(MAXD, np.int64)
     sO = np.zeros(MAXD, np.int64)
@@ -165,6 +167,12 @@ def search(T, Ob, dm, M0, O0, hm0, ho0, mv_packed, mv_off, tt_keys, tt_vals, sta
                 cM, cO, chm, cho = O2, M2, ho, hand
             else:
                 cM, cO, chm, cho = M2, O2, hand, ho
+            if hand:
+                r = count_result(popcount(cM) + chm, popcount(cO) + cho)
+                if r != ONGOING:  # the counts end the game, in placement too
+                    stats[1] += 1
+                    _back_up(best, alpha, sw, d, 0 if r == DRAW else (1 if r == WIN else -1))
+                    continue
             if chm == 0 and cho == 0:
                 stats[1] += 1
                 v = leaf_value(T, Ob, cM, cO, mv_packed, mv_off)

@@ -33,10 +33,11 @@ class PlacementSearch:
 
     def __init__(self, db, variant, tt_bits: int = 24, reporter: Reporter | None = None):
         rep = reporter or Reporter(quiet=True)
-        if variant.rules.count_hand:
+        if variant.rules.place_or_move:
             raise UnsupportedRulesError(
-                f"the placement search does not count the pieces in hand ({variant.name}'s rules "
-                f"do): solve the placement phase instead (morris solve --phase all)")
+                f"the placement search is over a placement phase without cycles; under "
+                f"{variant.name}'s place-or-move turn a move keeps the counts: solve the hand "
+                f"subspaces instead (morris solve --phase all)")
         self.variant = variant
         self.hasher = Hasher(variant.board)
         n = variant.board.n
@@ -93,7 +94,7 @@ class PlacementSearch:
             return int(leaf_value(T, Ob, pos.mover, pos.opponent, self.mv_packed, self.mv_off))
         return int(search(T, Ob, self.variant.rules.double_mill_removes, pos.mover, pos.opponent,
                           pos.mover_hand, pos.opponent_hand, self.mv_packed, self.mv_off,
-                          self.tt_keys, self.tt_vals, self.stats))
+                          self.tt_keys, self.tt_vals, self.stats, self.variant.rules.count_hand))
 
     @property
     def nodes(self) -> int:
@@ -149,8 +150,8 @@ class SearchFallback:
             found = None
             t = time.perf_counter()
             subs = movement_subspaces(variant)
-            dirs = [] if variant.rules.count_hand else self.files.directories(variant)
-            for d in dirs:  # (the search does not count hands: no search for those rules)
+            dirs = [] if variant.rules.place_or_move else self.files.directories(variant)
+            for d in dirs:  # (no search over the place-or-move turn's cycles)
                 if all(os.path.exists(file_in(d, s)) for s in subs):
                     found = PlacementSearch(os.path.dirname(d), variant)
                     break
