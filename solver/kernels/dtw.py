@@ -44,6 +44,20 @@ NONE = 0xFFFF
 WINFLAG = DRAWCONV
 
 
+@njit(inline="always", **_NJ)
+def exit_level(cv, cw, halved, best_win, worst):
+    """(least exit level into a lost child, largest exit level) after an exit into a child of
+    value ``cv`` and stored dtw ``cw`` (``halved``: the file's dtw // 2, a win's dtw odd)."""
+    level = cw + 1
+    if halved:
+        level += cw + (cv == WIN)
+    if cv == LOSS and level < best_win:
+        best_win = level
+    if level > worst:
+        worst = level
+    return best_win, worst
+
+
 @njit(parallel=True, **_NJ)
 def count_dtw(T, Ob, flying, m, o, off, slots, vals, st, exits, child_vals, child_dtw, halved,
               lo_blk, hi_blk, flag0, errors):
@@ -75,13 +89,8 @@ def count_dtw(T, Ob, flying, m, o, off, slots, vals, st, exits, child_vals, chil
                     best_win = 1
                     worst = max(worst, 1)
                     continue
-                level = np.int64(child_dtw[j]) + 1
-                if halved:
-                    level += np.int64(child_dtw[j]) + (child_vals[j] == WIN)
-                if child_vals[j] == LOSS and level < best_win:
-                    best_win = level
-                if level > worst:
-                    worst = level
+                best_win, worst = exit_level(np.int64(child_vals[j]), np.int64(child_dtw[j]), halved,
+                                             best_win, worst)
             if v == WIN:
                 st[g] = WINFLAG
                 exits[g] = best_win

@@ -21,7 +21,8 @@ from ..core.codes import DRAW, DV0, LOSS, UNUSED, WIN
 from .bitboard import MAX_TURNS, closed_mills
 from .bits import ctz, popcount
 from .hashing import anchor, colex_rank, compress, expand, index_one, ranked, sym_image, unindex_one
-from .retro import BLOCK, COUNT_MAX, DRAWCONV
+from .dtw import exit_level
+from .retro import BLOCK, COUNT_MAX, DRAWCONV, counted
 from .turns import END, hand_children, kid_buffer, placements, slide_children
 
 _NJ = dict(cache=True, nogil=True)
@@ -72,15 +73,8 @@ def count_hand_dtw(T, Ob, fly, dm, m, o, hm, ho, off, slots, vals, st, exits, c0
                     worst = max(worst, 1)
                     continue
                 k = kinds[x]
-                cv = _at(k, c0, c1, c2, c3, j)
-                cw = _at(k, w0, w1, w2, w3, j)
-                level = cw + 1
-                if halved:
-                    level += cw + (cv == WIN)
-                if cv == LOSS and level < best_win:
-                    best_win = level
-                if level > worst:
-                    worst = level
+                best_win, worst = exit_level(_at(k, c0, c1, c2, c3, j), _at(k, w0, w1, w2, w3, j),
+                                             halved, best_win, worst)
             if v == WIN:
                 st[g] = DRAWCONV  # dtw.WINFLAG
                 exits[g] = best_win
@@ -262,20 +256,12 @@ def count_hand_sweep(T, Ob, fly, dm, m, o, hm, ho, off, st, flag0, flag1, c0, c1
                             drawc = True
                 elif hm > 0:
                     moves += 1  # (won already: the count of moves no longer matters)
-                if win:
-                    st[g] = (1 << 2) | WIN
+                state, level = counted(win, drawc, quiet, moves)
+                st[g] = state
+                if level == 0:
+                    flag0[g // BLOCK] = 1
+                elif level == 1:
                     flag1[g // BLOCK] = 1
-                elif quiet == 0:
-                    if moves == 0:
-                        st[g] = LOSS
-                        flag0[g // BLOCK] = 1
-                    elif drawc:
-                        st[g] = DRAWCONV
-                    else:
-                        st[g] = (1 << 2) | LOSS
-                        flag1[g // BLOCK] = 1
-                else:
-                    if quiet > COUNT_MAX:
-                        nbad += 1
-                    st[g] = (quiet << 2) | (DRAWCONV if drawc else 0)
+                if level == -1 and quiet > COUNT_MAX:
+                    nbad += 1
         errors[c % errors.shape[0]] += nbad

@@ -86,24 +86,31 @@ def count_pass(T, Ob, flying, m, o, off, slots, st, flag0, flag1, child, lo_blk,
                     break
                 if v == 0:
                     drawc = True
-            if win:
-                st[g] = (1 << 2) | WIN
-                has1 = True
-            elif nonrem == 0:
-                if moves == 0:
-                    st[g] = LOSS
-                    has0 = True
-                elif drawc:
-                    st[g] = DRAWCONV
-                else:
-                    st[g] = (1 << 2) | LOSS
-                    has1 = True
-            else:
-                if nonrem > COUNT_MAX:
-                    errors[bi % errors.shape[0]] += 1
-                st[g] = (nonrem << 2) | (DRAWCONV if drawc else 0)
+            state, level = counted(win, drawc, nonrem, moves)
+            st[g] = state
+            has0 |= level == 0
+            has1 |= level == 1
+            if level == -1 and nonrem > COUNT_MAX:
+                errors[bi % errors.shape[0]] += 1
         flag0[b] = has0
         flag1[b] = has1
+
+
+@njit(inline="always", **_NJ)
+def counted(win, drawc, quiet, moves):
+    """(state, level) of a position after its count: decided at level 1 when a move out of the
+    pair wins (``win``), at 0 when it has no move, at 1 when every move leaves the pair and
+    loses; else undecided (level -1) with its count of ``quiet`` moves (those that stay in the
+    pair) and ``DRAWCONV`` when a move out of the pair draws (``drawc``)."""
+    if win:
+        return np.uint16((1 << 2) | WIN), 1
+    if quiet == 0:
+        if moves == 0:
+            return np.uint16(LOSS), 0
+        if drawc:
+            return np.uint16(DRAWCONV), -1
+        return np.uint16((1 << 2) | LOSS), 1
+    return np.uint16((quiet << 2) | (DRAWCONV if drawc else 0)), -1
 
 
 @njit(inline="always", **_NJ)

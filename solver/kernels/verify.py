@@ -190,6 +190,26 @@ def check_placement(T, Ob, flying, count_hand, dm, m, o, hm, ho, slots, vals, dt
         bad_first[c] = first
 
 
+@njit(inline="always", **_NJ)
+def _keep_draw(x, d, best, lo, hi):
+    """The best draw value over the moves so far and the least and largest draw distance of the
+    moves that give it, after a drawing move worth ``x`` at distance ``d``."""
+    if x > best:
+        return x, d, d
+    if x == best:
+        return best, min(lo, d), max(hi, d)
+    return best, lo, hi
+
+
+@njit(inline="always", **_NJ)
+def _draw_distance(best, lo, hi, rank):
+    """A draw's distance: 0 at its pair's rank, the quickest way to a value above it, the
+    slowest to one below."""
+    if best == rank:
+        return 0
+    return lo if best > rank else hi
+
+
 @njit(parallel=True, **_NJ)
 def check_draws_movement(T, Ob, flying, m, o, vals, dv, dd, rank, sib_vals, sib_dv, sib_dd,
                          child_vals, child_dv, slots, bad_count, bad_first):
@@ -238,15 +258,10 @@ def check_draws_movement(T, Ob, flying, m, o, vals, dv, dd, rank, sib_vals, sib_
                             continue
                         x = -(np.int64(child_dv[j]) - DV0)
                         d = 1  # a removal counts 0 plies of draw distance beyond itself
-                    if x > best:
-                        best, lo, hi = x, d, d
-                    elif x == best:
-                        lo, hi = min(lo, d), max(hi, d)
+                    best, lo, hi = _keep_draw(x, d, best, lo, hi)
                 if nt == 0:  # blocked and drawn (a full board): the rules end it, 0 and 0
-                    best, want = 0, 0
-                else:
-                    want = 0 if best == rank else (lo if best > rank else hi)
-                ok = dv[i] != 0 and v == best and np.int64(dd[i]) == want
+                    best, lo, hi = 0, 0, 0
+                ok = dv[i] != 0 and v == best and np.int64(dd[i]) == _draw_distance(best, lo, hi, rank)
             if not ok:
                 nbad += 1
                 if first < 0:
@@ -369,12 +384,8 @@ def check_draws_hand(T, Ob, flying, dm, m, o, hm, ho, vals, dv, dd, rank, v0, v1
                         continue
                     x = -(_plane(kind, e0, e1, e2, e3, e4, j) - DV0)
                     d = np.int64(sib_dd[j]) + 1 if kind == 0 else np.int64(1)
-                    if x > best:
-                        best, lo, hi = x, d, d
-                    elif x == best:
-                        lo, hi = min(lo, d), max(hi, d)
-                want = 0 if best == rank else (lo if best > rank else hi)
-                ok = dv[i] != 0 and v == best and np.int64(dd[i]) == want
+                    best, lo, hi = _keep_draw(x, d, best, lo, hi)
+                ok = dv[i] != 0 and v == best and np.int64(dd[i]) == _draw_distance(best, lo, hi, rank)
             if not ok:
                 nbad += 1
                 if first < 0:

@@ -55,20 +55,7 @@ def job_graph(variant, targets=None, max_pieces=None, phase="movement", dtw=Fals
         wanted += [MovementDtw(pair_key(t)) for t in targets if not t.placement]
     if draws:
         wanted += [MovementDraws(pair_key(t)) for t in targets if not t.placement]
-    jobs, deps, seen = [], {}, set()
-
-    def visit(job):
-        if job in seen:
-            return
-        seen.add(job)
-        deps[job] = job.inputs(variant)
-        for d in deps[job]:
-            visit(d)
-        jobs.append(job)
-
-    for j in sorted(set(wanted), key=lambda j: j.sort_key):
-        visit(j)
-    return jobs, deps
+    return _order(variant, wanted)
 
 
 def _order(variant, wanted):
