@@ -15,7 +15,8 @@ naive_standard.py, whose level loops it shares):
 It compares every raw position with the files of a database directory (``morris solve --out DB
 --variant lasker --pieces 3 --phase all --dtw``):
 
-    python3 scripts/naive_lasker.py --db DB --pieces 3 [--no-flying] [--variant lasker]
+    python3 scripts/naive_lasker.py --db DB --pieces 3 [--no-flying] [--double-mill-removes 2]
+        [--board six]
 
 and prints the mismatches per subspace (0 expected); it exits 1 if there is any.
 """
@@ -52,30 +53,40 @@ def _position(j, m, o, n, full, binom):
 
 @njit(cache=True)
 def _closes(M2, q, pmills):
+    """How many mills of M2 pass through q."""
+    c = 0
     for t in range(pmills.shape[1]):
         mm = pmills[q, t]
         if mm and (M2 & mm) == mm:
-            return True
-    return False
+            c += 1
+    return c
 
 
 @njit(cache=True)
-def _turns(M, O, hm, ho, n, full, adj, pmills, flying, out):
-    """The turns of the side with M (and hm in hand) against O (ho): rows (child mover, child
-    opponent, child mover's hand, child opponent's hand, conversion), the child seen by the
-    other side (the turn always passes). Returns the number of rows."""
-    k = 0
-    empty = full & ~(M | O)
-    opp_mills = 0
+def _removable(O, n, pmills):
+    """The pieces of O outside O's mills, or all of O when every one is in a mill."""
+    in_mills = 0
     for p in range(n):
         if O >> p & 1:
             for t in range(pmills.shape[1]):
                 mm = pmills[p, t]
                 if mm and (O & mm) == mm:
-                    opp_mills |= mm
-    removable = O & ~opp_mills
-    if removable == 0:
-        removable = O
+                    in_mills |= mm
+    free = O & ~in_mills
+    return free if free else O
+
+
+@njit(cache=True)
+def _turns(M, O, hm, ho, n, full, adj, pmills, flying, dm, out):
+    """The turns of the side with M (and hm in hand) against O (ho): rows (child mover, child
+    opponent, child mover's hand, child opponent's hand, conversion), the child seen by the
+    other side (the turn always passes). A turn closing two mills under ``dm`` = 2 removes two
+    pieces, the second by the mill rule on the board the first leaves (each set once). Returns
+    the number of rows."""
+    k = 0
+    empty = full & ~(M | O)
+    removable = _removable(O, n, pmills)
+    sets = np.empty(n * n, dtype=np.int64)
     fly = flying and _popcount(M) + hm == 3
     for p in range(-1, n):
         if p < 0:
@@ -95,15 +106,35 @@ def _turns(M, O, hm, ho, n, full, adj, pmills, flying, out):
                 M2 ^= 1 << p
             else:
                 hand = hm - 1
-            if _closes(M2, q, pmills) and O != 0:
+            closed = _closes(M2, q, pmills)
+            if closed and O != 0:
+                two = dm == 2 and closed == 2 and _popcount(O) >= 2
+                ns = 0
                 for r in range(n):
-                    if removable >> r & 1:
-                        out[k, 0] = O ^ (1 << r)
-                        out[k, 1] = M2
-                        out[k, 2] = ho
-                        out[k, 3] = hand
-                        out[k, 4] = 1
-                        k += 1
+                    if not removable >> r & 1:
+                        continue
+                    if not two:
+                        sets[ns] = 1 << r
+                        ns += 1
+                        continue
+                    second = _removable(O ^ (1 << r), n, pmills)
+                    for r2 in range(n):
+                        if second >> r2 & 1:
+                            x = (1 << r) | (1 << r2)
+                            seen = False
+                            for i in range(ns):
+                                if sets[i] == x:
+                                    seen = True
+                            if not seen:
+                                sets[ns] = x
+                                ns += 1
+                for i in range(ns):
+                    out[k, 0] = O & ~sets[i]
+                    out[k, 1] = M2
+                    out[k, 2] = ho
+                    out[k, 3] = hand
+                    out[k, 4] = 1
+                    k += 1
             else:
                 out[k, 0] = O
                 out[k, 1] = M2
@@ -115,23 +146,23 @@ def _turns(M, O, hm, ho, n, full, adj, pmills, flying, out):
 
 
 @njit(parallel=True, cache=True)
-def _count(lo, m, o, hm, ho, count, n, full, adj, pmills, flying, binom, deg):
+def _count(lo, m, o, hm, ho, count, n, full, adj, pmills, flying, dm, binom, deg):
     for c in prange(64):
         out = np.empty((1024, 5), dtype=np.int64)
         for j in range(count * c // 64, count * (c + 1) // 64):
             M, O = _position(j, m, o, n, full, binom)
-            deg[lo + j] = _turns(M, O, hm, ho, n, full, adj, pmills, flying, out)
+            deg[lo + j] = _turns(M, O, hm, ho, n, full, adj, pmills, flying, dm, out)
 
 
 @njit(parallel=True, cache=True)
-def _fill(lo, m, o, hm, ho, count, n, full, adj, pmills, flying, binom, off, start, child, conv):
+def _fill(lo, m, o, hm, ho, count, n, full, adj, pmills, flying, dm, binom, off, start, child, conv):
     """``child[e]``: the raw index of the position turn e leads to (-1: the opponent is left
     fewer than 3 on the board and in hand, the game is over); ``conv[e]`` 1 for a conversion."""
     for c in prange(64):
         out = np.empty((1024, 5), dtype=np.int64)
         for j in range(count * c // 64, count * (c + 1) // 64):
             M, O = _position(j, m, o, n, full, binom)
-            k = _turns(M, O, hm, ho, n, full, adj, pmills, flying, out)
+            k = _turns(M, O, hm, ho, n, full, adj, pmills, flying, dm, out)
             e = start[lo + j]
             for u in range(k):
                 conv[e + u] = out[u, 4]
@@ -153,7 +184,7 @@ def subspaces(N, n):
     return out
 
 
-def solve(board, N, flying):
+def solve(board, N, flying, dm=1):
     n = board.n
     full = (1 << n) - 1
     binom = np.zeros((n + 1, n + 1), dtype=np.int64)
@@ -178,7 +209,7 @@ def solve(board, N, flying):
     deg = np.zeros(total, dtype=np.int64)
     for m, o, hm, ho in subs:
         _count(off[m, o, hm, ho], m, o, hm, ho, comb(n, m) * comb(n - m, o), n, full, adj, pm,
-               flying, binom, deg)
+               flying, dm, binom, deg)
     start = np.zeros(total + 1, dtype=np.int64)
     np.cumsum(deg, out=start[1:])
     del deg
@@ -186,7 +217,7 @@ def solve(board, N, flying):
     conv = np.empty(start[-1], dtype=np.int8)
     for m, o, hm, ho in subs:
         _fill(off[m, o, hm, ho], m, o, hm, ho, comb(n, m) * comb(n - m, o), n, full, adj, pm,
-              flying, binom, off, start, child, conv)
+              flying, dm, binom, off, start, child, conv)
     print(f"move graph: {len(subs)} subspaces, {total:,} raw positions, {start[-1]:,} turns, "
           f"{time.perf_counter() - t0:.0f} s")
     val = np.zeros(total, dtype=np.int8)
@@ -258,13 +289,16 @@ def main(argv=None):
     ap.add_argument("--no-flying", action="store_true")
     ap.add_argument("--no-dtw", action="store_true", help="compare values and dtc only")
     ap.add_argument("--board", help="the place-or-move rules on another board (six, morabaraba)")
+    ap.add_argument("--double-mill-removes", type=int, default=1, choices=(1, 2))
     args = ap.parse_args(argv)
-    variant = get_variant(args.variant, pieces=args.pieces, flying=not args.no_flying)
+    variant = get_variant(args.variant, pieces=args.pieces, flying=not args.no_flying,
+                          double_mill_removes=args.double_mill_removes)
     if args.board:
         variant = Variant(variant.name, BOARDS[args.board], variant.rules)
     if not variant.rules.place_or_move:
         ap.error(f"{args.variant} has no place-or-move turn")
-    val, dtw, dtc, info = solve(variant.board, args.pieces, variant.rules.flying)
+    val, dtw, dtc, info = solve(variant.board, args.pieces, variant.rules.flying,
+                                variant.rules.double_mill_removes)
     won = val == 1
     print(f"longest win {int(dtw[won].max()) if won.any() else 0} plies")
     bad = compare(args.db, variant, val, dtw, dtc, info, with_dtw=not args.no_dtw)

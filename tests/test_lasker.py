@@ -5,6 +5,7 @@ analysis, kernels/hand.py) against a reference written apart from it: scripts/na
 straight from their definitions over the whole move graph), and the turn kernels against
 rules.py."""
 
+import dataclasses
 import os
 import random
 import shutil
@@ -64,6 +65,16 @@ def test_a_turn_places_or_moves_and_always_passes():
     assert Position.parse("a1/g7,d7,a7 w 1 0", v).outcome() == "loss"
 
 
+def test_a_double_mill_removes_two_under_the_option():
+    v = get_variant("lasker", double_mill_removes=2)
+    pos = Position.parse("a1,g1,d2,d3/a4,g4,b4,f4 w 2 2", v)  # d1 closes a1-d1-g1 and d1-d2-d3
+    placing = [m for m in pos.legal_moves() if m.to == "d1" and m.frm is None]
+    assert len(placing) == 6 and all(len(m.removes) == 2 for m in placing)  # any two of four
+    one = Position.parse(pos.to_compact(), "lasker")  # (one piece for two mills, by default)
+    placing = [m for m in one.legal_moves() if m.to == "d1" and m.frm is None]
+    assert len(placing) == 4 and all(len(m.removes) == 1 for m in placing)
+
+
 def test_a_lasker_move_in_a_game_without_it_is_one_clear_line():
     pos = Position.parse("a1,d2/g7 w 7 8")
     with pytest.raises(IllegalMoveError, match="Lasker Morris's rule: --variant lasker"):
@@ -82,8 +93,9 @@ def test_the_kernels_turns_are_the_references(board):
     positions with pieces in hand and on the board."""
     from morris.kernels.bitboard import MAX_TURNS, apply_turn, gen_turns
 
-    for flying in (True, False):
+    for flying, dm in ((True, 1), (False, 1), (True, 2)):
         v = lasker(pieces=5 if board == "six" else 7, flying=flying, board=board)
+        v = Variant(v.name, v.board, dataclasses.replace(v.rules, double_mill_removes=dm))
         T = board_tables(v.board)
         rng = random.Random(3)
         buf = np.empty((MAX_TURNS, 3), dtype=np.int64)
@@ -95,7 +107,7 @@ def test_the_kernels_turns_are_the_references(board):
             mh = rng.randint(0, v.pieces - mover.bit_count())
             oh = rng.randint(0, v.pieces - opp.bit_count())
             want = sorted(rules.turns(v, mover, opp, mh, oh))
-            n = gen_turns(T, flying, 1, mover, opp, mh, oh, buf, True)
+            n = gen_turns(T, flying, dm, mover, opp, mh, oh, buf, True)
             got = sorted((int(a), int(b), int(c)) for a, b, c in buf[:n])
             assert got == want
             for t in want[:5]:
