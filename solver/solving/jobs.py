@@ -160,6 +160,11 @@ class MovementPair(Job):
     def run(self, out, variant, reporter=None, hasher=None) -> int:
         return sum(h["positions"] for h in self.solve(out, variant, reporter, hasher)["stats"].values())
 
+    def child_planes(self, out, variant):
+        """The value planes the solve reads: {subspace: plane}, every one at once."""
+        return {c: read_planes(file_path(out, variant, c), with_dtc=False)[0]
+                for c in self.input_subspaces(variant)}
+
     def solve(self, out, variant, reporter=None, hasher=None) -> dict:
         """``run``, returning per-subspace headers, phase seconds and levels (for benchmarks)."""
         from .retro import solve_pair  # (lazy: imports numba)
@@ -169,8 +174,7 @@ class MovementPair(Job):
         variant = self.writes_variant(variant)
         os.makedirs(ruleset_dir(out, variant), exist_ok=True)
         t0 = time.perf_counter()
-        children = {c: read_planes(file_path(out, variant, c), with_dtc=False)[0]
-                    for c in self.input_subspaces(variant)}
+        children = self.child_planes(out, variant)
         t_load = time.perf_counter() - t0
         limit = variant.rules.limit_of(self.sub.m, self.sub.o)
         result = solve_pair(variant, self.sub, children, hasher, rep, limit=limit)
@@ -429,6 +433,21 @@ class HandPair(MovementPair):
 
     def input_subspaces(self, variant) -> list[Subspace]:
         return _hand_inputs(self.sub, variant.rules.double_mill_removes)
+
+    def child_planes(self, out, variant):
+        """A loader (retro.count reads one part's children at a time: up to four planes each,
+        which together outweigh the pair)."""
+        def load(c):
+            return read_planes(file_path(out, variant, c), with_dtc=False)[0]
+        return load
+
+    def memory(self, variant) -> int:
+        """Bytes at the peak: the pair's 3 a slot beside the larger part's children (2 a slot)."""
+        h = Hasher(variant.board)
+        dm = variant.rules.double_mill_removes
+        own = sum(h.slots(s) for s in self.subspaces)
+        reads = max(sum(h.slots(c) for c in set(hand_children(s, dm)) - {None}) for s in self.subspaces)
+        return int(self.own_bytes * own + self.read_bytes * reads + 400e6)
 
 
 @dataclass(frozen=True)

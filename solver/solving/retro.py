@@ -69,10 +69,11 @@ class PairLayout:
     flag1: np.ndarray
 
 
-def solve_pair(variant, top: Subspace, children: dict, hasher: Hasher | None = None,
+def solve_pair(variant, top: Subspace, children, hasher: Hasher | None = None,
                reporter: Reporter | None = None, limit: int | None = None) -> PairResult:
     """The value and dtc planes of the pair of ``top``, from the value planes of the subspaces
-    its removals lead to (``children``), by the phases :func:`count`, :func:`propagate` and
+    its removals lead to (``children``: {subspace: plane}; for a hand pair also a loader,
+    ``children(subspace)``, called for one part at a time), by the phases :func:`count`, :func:`propagate` and
     :func:`finish`. ``limit``: the no-removal limit L of the pair (limits.py). Propagation then
     stops after level L: what is undecided is a draw at counter 0, and a decided position's dtc
     is its distance under the limit (it wins or loses at counter c exactly when dtc <= L - c).
@@ -143,7 +144,7 @@ def lay_out(hasher: Hasher, top: Subspace, variant) -> PairLayout:
         flag0=np.zeros(nblocks, dtype=np.uint8), flag1=np.zeros(nblocks, dtype=np.uint8))
 
 
-def count(variant, hasher: Hasher, top: Subspace, pair: PairLayout, children: dict, rep) -> None:
+def count(variant, hasher: Hasher, top: Subspace, pair: PairLayout, children, rep) -> None:
     """Phase 1: every position's moves counted, removals looked up in the children's planes,
     the positions decided at once (no move, or a removal into a lost position) seeded."""
     T = hasher.tables
@@ -155,7 +156,11 @@ def count(variant, hasher: Hasher, top: Subspace, pair: PairLayout, children: di
     with rep.bar(total=sum(pair.slots), desc=f"{pair.name} count", unit="pos") as bar:
         for p, sub in enumerate(pair.parts):
             if top.placement:  # a hand pair of the place-or-move game, in the sweep's order
-                planes = [children[c] if c is not None else empty for c in hand_children(sub, dm)]
+                # (``children`` may be a loader: one part's children held at a time)
+                get = children if callable(children) else children.__getitem__
+                loaded = {c: get(c) for c in set(hand_children(sub, dm)) - {None}}
+                planes = [loaded[c] if c is not None else empty for c in hand_children(sub, dm)]
+                del loaded
                 nreps = int(Ob.reps_off[sub.m + 1] - Ob.reps_off[sub.m])
                 per_rep = comb(hasher.board.n - sub.m, sub.o)
                 step = max(1, min(nreps, (1 << 22) // max(1, per_rep), -(-nreps // 50)))
@@ -165,6 +170,7 @@ def count(variant, hasher: Hasher, top: Subspace, pair: PairLayout, children: di
                                         sub.ho, pair.offs[p], pair.st, pair.flag0, pair.flag1,
                                         *planes, a, b, min(64, b - a), count_errors)
                     bar.update(min(pair.slots[p], (b - a) * per_rep))
+                del planes
                 continue
             child_sub = pair_children(top)[sub]
             child = children[child_sub] if child_sub is not None else empty
