@@ -224,3 +224,14 @@ def test_lookups_of_positions_and_moves(solved):
     r = CliRunner().invoke(cli, ["query", "--db", str(d3), "--variant", "lasker", "--pieces", "3",
                                  "--no-flying", "start"])
     assert r.exit_code == 0 and ": draw" in r.output.splitlines()[0], r.output
+
+
+def test_the_plan_gives_time_disk_and_memory():
+    r = CliRunner().invoke(cli, ["solve", "--variant", "lasker", "--phase", "all", "--plan", "--out", "x"])
+    assert r.exit_code == 0
+    lines = r.output.splitlines()
+    assert lines[0] == "1,830 jobs, 133,466,246,771 positions"
+    assert lines[-2].startswith("estimate: about ") and " of files " in lines[-2]
+    assert lines[-1].startswith("peak memory: about ") and "8-8+" in lines[-1]
+    gb = float(lines[-1].split("about ")[1].split(" GB")[0])
+    assert gb < 8 * 2**30 / 1e9  # the budget: every job under 8 GiB

@@ -183,6 +183,10 @@ def plan_lines(variant, job_list, deps) -> list[str]:
     out.append(f"estimate: about {human_time(secs)} on 2 cores and {human_bytes(size)} of files "
                f"(rates measured on the standard board, docs/benchmarks.md; complete files are "
                f"kept, so a rerun does less)")
+    if p.jobs:
+        heavy = max(p.jobs, key=lambda j: j.memory(variant))
+        out.append(f"peak memory: about {human_bytes(heavy.memory(variant))} (the heaviest job, "
+                   f"{heavy.name}; one job at a time, --jobs N runs N at once)")
     return out
 
 
