@@ -76,8 +76,10 @@ def _fixed(cycles, m, o):
     return poly.get((m, o), 0)
 
 
+@lru_cache(maxsize=4096)
 def count_positions(board, m: int, o: int) -> int:
-    """Distinct positions (M, O) up to symmetry, by Burnside's lemma."""
+    """Distinct positions (M, O) up to symmetry, by Burnside's lemma (remembered: a plan asks
+    for the same counts many times)."""
     types = _cycle_types(board)
     total = sum(_fixed(c, m, o) for c in types)
     assert total % len(types) == 0
@@ -380,3 +382,10 @@ def _unrank_in(r: int, k: int, free: int) -> int:
         r -= comb(p, i)
         p -= 1
     return mask
+
+
+@lru_cache(maxsize=8)
+def shared_hasher(board) -> "Hasher":
+    """One Hasher per board for estimates (slot counts of many subspaces: its orbit tables are
+    built once, not once per question)."""
+    return Hasher(board)

@@ -23,7 +23,7 @@ from ..format.fileformat import (DRAWS_LEVEL, TableFile, check_file, write_dista
                                  write_table)
 from ..database.folders import (draws_header, dtw_header, file_fields, file_path, read_draws, read_dtw,
                                 read_planes, ruleset_dir, stored_values, table_header)
-from ..hashing.index import Hasher, count_positions
+from ..hashing.index import Hasher, count_positions, shared_hasher
 from ..core.progress import Reporter
 from ..hashing.subspaces import (Subspace, hand_children, pair_children, pair_dependencies, pair_key,
                                  placement_inputs)
@@ -130,7 +130,7 @@ class Job:
 
     def memory(self, variant) -> int:
         """Bytes the job needs at its peak."""
-        h = Hasher(variant.board)
+        h = shared_hasher(variant.board)
         own = sum(h.slots(s) for s in self.subspaces)
         reads = sum(h.slots(c) for c in self.input_subspaces(variant))
         return int(self.own_bytes * own + self.read_bytes * reads + 400e6)
@@ -443,7 +443,7 @@ class HandPair(MovementPair):
 
     def memory(self, variant) -> int:
         """Bytes at the peak: the pair's 3 a slot beside the larger part's children (2 a slot)."""
-        h = Hasher(variant.board)
+        h = shared_hasher(variant.board)
         dm = variant.rules.double_mill_removes
         own = sum(h.slots(s) for s in self.subspaces)
         reads = max(sum(h.slots(c) for c in set(hand_children(s, dm)) - {None}) for s in self.subspaces)
