@@ -16,8 +16,10 @@ def test_shipped_data_is_found_after_a_plain_install(tmp_path):
     # from a copy without build outputs: pip builds in the tree, and a build/ folder left by an
     # earlier install could carry files that the package data no longer names
     src = tmp_path / "src"
+    # (nor the databases a long solve may be writing into the checkout: tb-*, gitignored)
     shutil.copytree(ROOT, src, ignore=shutil.ignore_patterns(
-        ".git", "build", "*.egg-info", "__pycache__", ".hypothesis", ".pytest_cache", "node_modules"))
+        ".git", "build", "*.egg-info", "__pycache__", ".hypothesis", ".pytest_cache", "node_modules",
+        "tb-*", "tb"))
     subprocess.run([sys.executable, "-m", "pip", "install", "--quiet", "--no-deps",
                     "--target", str(target), str(src)],
                    check=True, capture_output=True, cwd=tmp_path)
