@@ -24,7 +24,6 @@ def main(argv=None):
 
     from morris.core.progress import Reporter
     from morris.core.variants import get_variant
-    from morris.format.fileformat import TableFile
     from morris.solving.jobs import HandPair
     from morris.solving.schedule import job_graph, solve
 
