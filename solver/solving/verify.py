@@ -280,13 +280,12 @@ def _verify_hand(fr: FileReport, header, directory, rep, sample=None, dtw=False)
         need += [file_in(directory, s, "dtw") for s in used]
     if not _inputs_ok(fr, need):
         return
-    empty = np.zeros(0, np.uint8)
-
-    def planes(s):
+    def planes(s):  # (one array type for every plane: the kernel is compiled once)
         if s is None:
-            return empty, empty
+            return np.zeros(0, np.uint8), np.zeros(0, np.uint16)
         v, d = read_planes(file_in(directory, s))
-        return v, (read_dtw(file_in(directory, s, "dtw")) if dtw else d)
+        d = read_dtw(file_in(directory, s, "dtw")) if dtw else d
+        return np.ascontiguousarray(v, np.uint8), np.ascontiguousarray(d, np.uint16)
 
     try:
         vals, dist = planes(sub)
@@ -298,8 +297,8 @@ def _verify_hand(fr: FileReport, header, directory, rep, sample=None, dtw=False)
     Ob = h.orbits({sub.m, sub.o, sub.m + 1, sub.o + 1, max(0, sub.o - 1), max(0, sub.o - 2)})
 
     def check(part, bad, first):
-        check_hand(h.tables, Ob, variant.rules.flying, dm, sub.m, sub.o, sub.hm, sub.ho, part, vals,
-                   dist, *(g[0] for g in got), *(g[1] for g in got), bad, first, dtw)
+        check_hand(h.tables, Ob, bool(variant.rules.flying), dm, sub.m, sub.o, sub.hm, sub.ho, part,
+                   vals, dist, *(g[0] for g in got), *(g[1] for g in got), bad, first, bool(dtw))
 
     _run_check(fr, header, sub, h, len(vals), sample, rep, check)
 
