@@ -181,7 +181,7 @@ def _documented_header_keys(title="## Header"):
 
 def test_the_format_document_lists_the_header_keys_a_file_has(tmp_path):
     """Every key the writer puts in a header is in docs/format.md's header table, and every key
-    there is in some header written here (movement, placement, limited)."""
+    there is in some header written here (movement, placement, limited, round 4's rules)."""
     from morris.format.fileformat import TableFile
     from morris.core.progress import Reporter
     from morris.solving.schedule import solve
@@ -193,6 +193,9 @@ def test_the_format_document_lists_the_header_keys_a_file_has(tmp_path):
                           (get_variant("six"), [Subspace(3, 3, 1, 0)])):
         solve(tmp_path, variant, targets=subs, phase="all", reporter=Reporter(quiet=True))
     solve(tmp_path, get_variant("six"), targets=[Subspace(3, 3)], reporter=Reporter(quiet=True), dtw=True)
+    # the fields of round 4's rules: the hand counted, a full board lost, the place-or-move turn
+    for variant in (get_variant("morabaraba", pieces=3, full_board="loss"), get_variant("lasker", pieces=3)):
+        solve(tmp_path, variant, targets=[Subspace(3, 3)], reporter=Reporter(quiet=True))
     for d, _, files in os.walk(tmp_path):
         for f in files:
             if f[-4:] in written:
