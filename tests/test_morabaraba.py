@@ -91,7 +91,8 @@ def mora3(tmp_path_factory):
     return out
 
 
-@pytest.mark.parametrize("flying", [True, False])
+@pytest.mark.parametrize("flying", [False])  # (flying: 2.7 M raw positions, 20 s more; the
+# script checks it with 4 a side, 78 M raw positions, 0 mismatches: docs/benchmarks.md)
 def test_movement_agrees_with_the_raw_reference(mora3, flying, capsys):
     import naive_standard
 
