@@ -58,6 +58,21 @@ def exit_level(cv, cw, halved, best_win, worst):
     return best_win, worst
 
 
+@njit(inline="always", **_NJ)
+def dtw_state(v, anymove, quiet, best_win, worst):
+    """(state, exit level, lost in 0, an error) of a won or lost position (value ``v``) after its
+    count: a win waits for its best exit (``WINFLAG``; an error when it has neither an exit
+    into a lost child nor a move that stays in the pair); a position without a move is lost in
+    0; a loss counts its ``quiet`` moves (an error above ``COUNT_MAX``) and waits for its
+    longest exit."""
+    if v == WIN:
+        return np.uint16(WINFLAG), np.uint16(best_win), False, best_win == NONE and quiet == 0
+    if not anymove:
+        return np.uint16(LOSS), np.uint16(NONE), True, False
+    return (np.uint16(quiet << 2), np.uint16(worst if worst > 0 else NONE), False,
+            quiet > COUNT_MAX)
+
+
 @njit(parallel=True, **_NJ)
 def count_dtw(T, Ob, flying, m, o, off, slots, vals, st, exits, child_vals, child_dtw, halved,
               lo_blk, hi_blk, flag0, errors):
@@ -91,20 +106,10 @@ def count_dtw(T, Ob, flying, m, o, off, slots, vals, st, exits, child_vals, chil
                     continue
                 best_win, worst = exit_level(np.int64(child_vals[j]), np.int64(child_dtw[j]), halved,
                                              best_win, worst)
-            if v == WIN:
-                st[g] = WINFLAG
-                exits[g] = best_win
-                if best_win == NONE and nonrem == 0:
-                    errors[bi % errors.shape[0]] += 1  # a win with no way to win
-            elif not anymove:
-                st[g] = LOSS  # lost in 0
-                exits[g] = NONE
-                has0 = True
-            else:
-                if nonrem > COUNT_MAX:
-                    errors[bi % errors.shape[0]] += 1
-                st[g] = nonrem << 2
-                exits[g] = worst if worst > 0 else NONE
+            st[g], exits[g], lost0, bad = dtw_state(v, anymove, nonrem, best_win, worst)
+            has0 |= lost0
+            if bad:
+                errors[bi % errors.shape[0]] += 1
         flag0[b] = has0
 
 

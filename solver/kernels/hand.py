@@ -21,8 +21,8 @@ from ..core.codes import DRAW, DV0, LOSS, UNUSED, WIN
 from .bitboard import MAX_TURNS, closed_mills
 from .bits import ctz, popcount
 from .hashing import anchor, colex_rank, compress, expand, index_one, ranked, sym_image, unindex_one
-from .dtw import exit_level
-from .retro import BLOCK, COUNT_MAX, DRAWCONV, counted
+from .dtw import NONE, dtw_state, exit_level
+from .retro import BLOCK, COUNT_MAX, counted, removal_exits
 from .turns import END, hand_children, kid_buffer, placements, slide_children
 
 _NJ = dict(cache=True, nogil=True)
@@ -46,7 +46,6 @@ def count_hand_dtw(T, Ob, fly, dm, m, o, hm, ho, off, slots, vals, st, exits, c0
     """``dtw.count_dtw`` for the blocks [lo_blk, hi_blk) of hand part (m, o, hm, ho): ``c_k``,
     ``w_k`` the value and dtw planes of the subspace of exit kind k (``halved``: the dtw planes
     hold dtw // 2, as the files store it)."""
-    none = np.uint16(0xFFFF)
     end = off + slots
     for bi in prange(hi_blk - lo_blk):
         b = lo_blk + bi
@@ -61,10 +60,10 @@ def count_hand_dtw(T, Ob, fly, dm, m, o, hm, ho, off, slots, vals, st, exits, c0
             M, O, used = unindex_one(T, Ob, m, o, g - off)
             if not used or (v != WIN and v != LOSS):
                 st[g] = UNUSED
-                exits[g] = none
+                exits[g] = NONE
                 continue
             moves, quiet, nk = hand_children(T, Ob, fly, ho, dm, m, o, hm, M, O, kids, kinds, rows)
-            best_win = 0xFFFF
+            best_win = NONE
             worst = 0
             for x in range(nk):
                 j = kids[x]
@@ -75,20 +74,10 @@ def count_hand_dtw(T, Ob, fly, dm, m, o, hm, ho, off, slots, vals, st, exits, c0
                 k = kinds[x]
                 best_win, worst = exit_level(_at(k, c0, c1, c2, c3, j), _at(k, w0, w1, w2, w3, j),
                                              halved, best_win, worst)
-            if v == WIN:
-                st[g] = DRAWCONV  # dtw.WINFLAG
-                exits[g] = best_win
-                if best_win == 0xFFFF and quiet == 0:
-                    errors[bi % errors.shape[0]] += 1
-            elif moves == 0:
-                st[g] = LOSS
-                exits[g] = none
-                has0 = True
-            else:
-                if quiet > COUNT_MAX:
-                    errors[bi % errors.shape[0]] += 1
-                st[g] = quiet << 2
-                exits[g] = worst if worst > 0 else none
+            st[g], exits[g], lost0, bad = dtw_state(v, moves > 0, quiet, best_win, worst)
+            has0 |= lost0
+            if bad:
+                errors[bi % errors.shape[0]] += 1
         flag0[b] = has0
 
 
@@ -215,19 +204,7 @@ def count_hand_sweep(T, Ob, fly, dm, m, o, hm, ho, off, st, flag0, flag1, c0, c1
                     prev = O
                 g = off + index_one(T, Ob, M, O)
                 moves, quiet, nk = slide_children(T, Ob, fly, ends, m, o, M, O, kids)
-                win = False
-                drawc = False
-                for u in range(nk):
-                    j = kids[u]
-                    if j == END:
-                        win = True
-                        break
-                    v = np.int64(c0[j])
-                    if v == LOSS:
-                        win = True
-                        break
-                    if v == 0:
-                        drawc = True
+                win, drawc = removal_exits(kids, nk, c0)
                 if hm > 0 and not win:
                     nt = placements(T, dm, M, O, q_closed, rows)
                     moves += nt

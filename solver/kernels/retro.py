@@ -73,19 +73,7 @@ def count_pass(T, Ob, flying, m, o, off, slots, st, flag0, flag1, child, lo_blk,
                 st[g] = UNUSED
                 continue
             moves, nonrem, nk = movement_children(T, Ob, flying, m, o, M, O, kids)
-            win = False
-            drawc = False
-            for x in range(nk):
-                j = kids[x]
-                if j == END:
-                    win = True
-                    break
-                v = child[j]
-                if v == LOSS:
-                    win = True
-                    break
-                if v == 0:
-                    drawc = True
+            win, drawc = removal_exits(kids, nk, child)
             state, level = counted(win, drawc, nonrem, moves)
             st[g] = state
             has0 |= level == 0
@@ -94,6 +82,24 @@ def count_pass(T, Ob, flying, m, o, off, slots, st, flag0, flag1, child, lo_blk,
                 errors[bi % errors.shape[0]] += 1
         flag0[b] = has0
         flag1[b] = has1
+
+
+@njit(inline="always", **_NJ)
+def removal_exits(kids, nk, child):
+    """(win, drawc) over the removal children ``kids[:nk]`` (slots of ``child``'s values, or
+    END): a removal wins when it ends the game or leads into a lost position; ``drawc`` when
+    one leads into a draw (the scan stops at a win)."""
+    drawc = False
+    for x in range(nk):
+        j = kids[x]
+        if j == END:
+            return True, drawc
+        v = child[j]
+        if v == LOSS:
+            return True, drawc
+        if v == 0:
+            drawc = True
+    return False, drawc
 
 
 @njit(inline="always", **_NJ)
