@@ -117,7 +117,8 @@ def match(a_spec, b_spec, games, max_plies, db, as_json, movetime, quiet, progre
               help="Plies a win may take longer (a loss end sooner) than the best before the move "
                    "counts as a slip (default 2).")
 @click.option("--graph", "graph_path", type=OutFile(), default=None, metavar="FILE.svg",
-              help="Also draw each game's course as SVG (FILE.svg; FILE-2.svg, ... for more games).")
+              help="Also draw each game's course as SVG, or PNG where FILE ends in .png (needs "
+                   "matplotlib); FILE-2.svg, ... for more games.")
 @click.option("--openspiel", "from_openspiel", is_flag=True,
               help="The input is OpenSpiel nine_mens_morris action histories, one game a line "
                    "(numbers separated by spaces or commas).")
@@ -130,7 +131,7 @@ def annotate(source, db, as_json, slip, graph_path, from_openspiel, quiet, progr
 
     Reads the toolkit's move tokens or Sanmill's move lists: move numbers, tag lines in
     brackets (a FEN tag for another start), results; several games in one file."""
-    from morris.apps.annotate import DEFAULT_SLIP, annotate_game, game_json, graph_svg, table_lines
+    from morris.apps.annotate import DEFAULT_SLIP, annotate_game, game_json, table_lines
     from morris.core.atomic import write_atomic
     from morris.core.records import read_games
 
@@ -143,18 +144,35 @@ def annotate(source, db, as_json, slip, graph_path, from_openspiel, quiet, progr
     with open_lookup(db, use_search) as tb, \
             reporter_of(quiet, progress).bar(total=len(games), desc="annotate", unit="game") as bar:
         lines, graphs = [], []
+        draw = graph_drawer(graph_path)
         for record, game in games:
             ann = annotate_game(tb, record, game, DEFAULT_SLIP if slip is None else slip)
             lines += [json.dumps(game_json(ann))] if as_json else table_lines(ann) + [""]
-            graphs.append(graph_svg(ann))
+            if draw:
+                graphs.append(draw(ann))
             bar.update(1)
     echo_lines(lines[:-1] if lines and not lines[-1] else lines)
     if graph_path:
         stem, dot, ext = graph_path.rpartition(".") if "." in os.path.basename(graph_path) else (graph_path, "", "")
-        for i, svg in enumerate(graphs, start=1):
+        for i, picture in enumerate(graphs, start=1):
             path = graph_path if i == 1 else f"{stem}-{i}{dot}{ext}"
-            write_atomic(path, svg.encode())
+            write_atomic(path, picture)
             click.echo(f"wrote {path}", err=True)
+
+
+def graph_drawer(graph_path):
+    """What draws one game's course for ``--graph FILE``: PNG bytes where FILE ends in .png
+    (matplotlib), SVG bytes otherwise; None without --graph."""
+    if not graph_path:
+        return None
+    if graph_path.lower().endswith(".png"):
+        from morris.apps.plots import need_pyplot, graph_png
+
+        need_pyplot("--graph FILE.png")  # refused before any game is graded where matplotlib is missing
+        return graph_png
+    from morris.apps.annotate import graph_svg
+
+    return lambda ann: graph_svg(ann).encode()
 
 
 def read_source(source: str) -> str:

@@ -42,7 +42,8 @@ def load(path):
 
 def run_cell(cmd, key, path):
     t = time.perf_counter()
-    out = subprocess.run(cmd, capture_output=True, text=True)
+    # `morris` as this interpreter runs it (so a virtual environment not on PATH works too)
+    out = subprocess.run([sys.executable, "-m", "morris.cli.main", *cmd[1:]], capture_output=True, text=True)
     if out.returncode != 0:
         raise SystemExit(f"{' '.join(cmd)} failed:\n{out.stderr}")
     r = json.loads(out.stdout)

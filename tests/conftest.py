@@ -12,9 +12,22 @@ def pytest_addoption(parser):
 
 def pytest_configure(config):
     config.addinivalue_line("markers", "slow: takes minutes; run with --runslow")
+    config.addinivalue_line("markers", "xdist_group(name): run in one worker with its group (pytest-xdist)")
+
+
+#: Under ``-n 2 --dist loadgroup`` (pytest-xdist: the README's test command), the tests that
+#: share one of these session fixtures run in one worker, so each is built once, not once per
+#: worker: (group, the fixtures that put a test in it), the first match wins.
+SHARED_FIXTURES = (("six-small", {"graphs", "six_small", "draws_db", "dtw_db"}),
+                   ("whole-game", {"whole_game"}))
 
 
 def pytest_collection_modifyitems(config, items):
+    for item in items:
+        for group, fixtures in SHARED_FIXTURES:
+            if fixtures & set(item.fixturenames):
+                item.add_marker(pytest.mark.xdist_group(group))
+                break
     if config.getoption("--runslow") or os.environ.get("MORRIS_RUNSLOW"):
         return
     skip = pytest.mark.skip(reason="slow; run with --runslow")

@@ -191,3 +191,17 @@ def test_openspiel_histories_are_read_as_games(tmp_path):
     assert [p["move"] for p in objs[1]["plies"]] == ["d6", "d2"]
     r = CliRunner().invoke(cli, ["annotate", "-", "--openspiel"], input="0 0\n")
     assert r.exit_code == 2 and r.stdout == "" and "game 1: action 0 (#2)" in r.stderr
+
+
+def test_the_graph_as_png(tmp_path):
+    """--graph FILE.png draws the course with matplotlib: a PNG, one per game."""
+    pytest.importorskip("matplotlib", reason="the plot extra (matplotlib) is not installed")
+    games = [random_game(s, 16) for s in (3, 4)]
+    src = tmp_path / "games.txt"
+    src.write_text("\n".join(" ".join(map(str, g.moves)) + " *" for g in games))
+    out = tmp_path / "course.png"
+    r = CliRunner().invoke(cli, ["annotate", str(src), "--variant", "six", "--graph", str(out)])
+    assert r.exit_code == 0, r.output
+    for path in (out, tmp_path / "course-2.png"):
+        data = path.read_bytes()
+        assert data[:8] == b"\x89PNG\r\n\x1a\n" and len(data) > 2000

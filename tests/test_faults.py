@@ -431,7 +431,7 @@ def test_out_of_memory_is_a_resource_error_for_every_command(tmp_path):
             resource.setrlimit(resource.RLIMIT_AS, (limit_mb << 20, limit_mb << 20))
         return cap
 
-    for args, limit_mb in ((["solve", "--out", str(tmp_path / "new"), "--max-pieces", "5", "--quiet"], 300),
+    for args, limit_mb in ((["solve", "--out", str(tmp_path / "new"), "--max-pieces", "4", "--quiet"], 300),
                            (["verify", "--db", str(db), "--quiet"], 300),
                            (["verify", "--db", str(db), "--quiet"], 500),
                            (["verify", "--db", str(db), "--quiet"], 480)):  # (OpenBLAS spun here)
@@ -441,7 +441,7 @@ def test_out_of_memory_is_a_resource_error_for_every_command(tmp_path):
         lines = r.stderr.strip().splitlines()
         assert lines[-1].startswith("ResourceError: ") and "Traceback" not in r.stderr, r.stderr[-1500:]
     again = subprocess.run([sys.executable, "-m", "cli.main", "solve", "--out", str(tmp_path / "new"),
-                            "--max-pieces", "5", "--quiet"], cwd=ROOT, capture_output=True, text=True)
+                            "--max-pieces", "4", "--quiet"], cwd=ROOT, capture_output=True, text=True)
     assert again.returncode == 0, again.stderr
 
 

@@ -41,19 +41,55 @@ def distance_histograms(paths) -> list[dict]:
     return out
 
 
-def plot_distances(paths, out_path: str) -> int:
-    """Draw the histograms of the files into ``out_path`` (PNG or SVG by extension); returns
-    the number of panels."""
-    ext = os.path.splitext(out_path)[1].lower()
-    if ext not in (".png", ".svg"):
-        raise UsageError(f"--plot {out_path}: the file name must end in .png or .svg")
+def need_pyplot(option: str):
+    """matplotlib's pyplot on the Agg backend, or the install hint naming ``option``."""
     try:
         import matplotlib
 
         matplotlib.use("Agg")
         import matplotlib.pyplot as plt
     except ImportError:
-        raise MorrisError(f"--plot needs matplotlib: {INSTALL_HINT}") from None
+        raise MorrisError(f"{option} needs matplotlib: {INSTALL_HINT}") from None
+    return plt
+
+
+def graph_png(ann) -> bytes:
+    """``morris annotate --graph FILE.png``: the game's course as PNG, drawn as ``graph_svg``
+    draws it (the value for White after each ply, the sooner a win the higher; blunders red,
+    slips orange; ungraded plies as gaps)."""
+    from .annotate import white_score
+
+    plt = need_pyplot("--graph FILE.png")
+    start = {"win": 1.0, "draw": 0.0, "loss": -1.0}.get(ann.start_value or "")
+    xs = [0] + [i for i in range(1, len(ann.plies) + 1)]
+    ys = [start] + [white_score(p) for p in ann.plies]
+    fig, ax = plt.subplots(figsize=(6.4, 2.4))
+    ax.plot(xs, [np.nan if y is None else y for y in ys], color="#2f5d8a", lw=2)
+    for grade, colour in (("blunder", "#d1342f"), ("slip", "#e39b27")):
+        pts = [(i, white_score(p)) for i, p in enumerate(ann.plies, start=1)
+               if p.grade == grade and white_score(p) is not None]
+        if pts:
+            ax.scatter(*zip(*pts), s=60, facecolors="none", edgecolors=colour, linewidths=2, label=grade)
+    ax.set_ylim(-1.1, 1.1)
+    ax.set_yticks([-1, 0, 1], ["black wins", "draw", "white wins"], fontsize=8)
+    ax.axhline(0, color="#ccc", lw=1)
+    ax.set_xlabel("ply", fontsize=8)
+    if any(p.grade in ("blunder", "slip") for p in ann.plies):
+        ax.legend(fontsize=7, loc="upper right")
+    fig.tight_layout()
+    buf = io.BytesIO()
+    fig.savefig(buf, format="png", dpi=100)
+    plt.close(fig)
+    return buf.getvalue()
+
+
+def plot_distances(paths, out_path: str) -> int:
+    """Draw the histograms of the files into ``out_path`` (PNG or SVG by extension); returns
+    the number of panels."""
+    ext = os.path.splitext(out_path)[1].lower()
+    if ext not in (".png", ".svg"):
+        raise UsageError(f"--plot {out_path}: the file name must end in .png or .svg")
+    plt = need_pyplot("--plot")
     hists = distance_histograms(paths)
     if not hists:
         raise UsageError("no databases to plot")
