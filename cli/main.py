@@ -87,6 +87,15 @@ def perft(position, depth, python, divide, **kw):
     click.echo(f"time: {seconds:.3f} s", err=True)
 
 
+@cli.command("rules")
+@click.option("--json", "as_json", is_flag=True, help="A JSON list of {name, variant, flags, options, source}.")
+def rules_command(as_json):
+    """The rule presets (--rules NAME): the rules of the sites and apps of docs/rules.md, each
+    with the options it stands for and where its rules are written down."""
+    rows = reports.preset_rows()
+    echo_lines([json.dumps(rows)] if as_json else reports.preset_lines(rows))
+
+
 @cli.command()
 @click.option("--phase", type=click.Choice(["movement", "placement", "all"]), default="movement",
               show_default=True, help="Which subspaces to list.")

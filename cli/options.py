@@ -111,8 +111,11 @@ class Dir(click.ParamType):
 def variant_options(f):
     """--variant and the rule flags, shared by every command that reads positions."""
     for opt in reversed([
-        click.option("--variant", default="standard", show_default=True,
+        click.option("--variant", default=None, show_default="standard",
                      help="standard, standard-3 .. standard-8, six, morabaraba, twelve, lasker."),
+        click.option("--rules", "rules", default=None, metavar="NAME",
+                     help="A preset: the rules of a site or app by name (morris rules lists them); "
+                          "the flags below may repeat it, not contradict it."),
         click.option("--flying/--no-flying", default=None,
                      help="Whether a player with 3 pieces flies (default: the variant's)."),
         click.option("--double-mill-removes", type=Number(1, 2), default=None,
@@ -139,7 +142,7 @@ def make_variant(kw: dict):
                        double_mill_removes=kw.pop("double_mill_removes"),
                        no_removal_limit=kw.pop("no_removal_limit"),
                        endgame_no_removal_limit=kw.pop("endgame_no_removal_limit"),
-                       full_board=kw.pop("full_board"), pieces=kw.pop("pieces"))
+                       full_board=kw.pop("full_board"), pieces=kw.pop("pieces"), rules=kw.pop("rules"))
 
 
 #: --db for the commands that read an existing database directory

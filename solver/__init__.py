@@ -28,7 +28,7 @@ from .core.errors import (CorruptDatabaseError, ForeignDatabaseError, IllegalMov
 from .core.game import Game
 from .core.position import BLACK, WHITE, Move, Position
 from .lookups.tablebase import Analysis, MoveInfo, ProbeResult, Tablebase, open_tablebase
-from .core.variants import VARIANTS, Variant, get_variant
+from .core.variants import PRESETS, VARIANTS, Variant, get_variant
 from .core.version import __version__
 
 __all__ = [
@@ -36,7 +36,7 @@ __all__ = [
     # positions and play
     "Position", "Move", "Game", "WHITE", "BLACK",
     # rules
-    "Variant", "VARIANTS", "get_variant",
+    "Variant", "VARIANTS", "PRESETS", "get_variant",
     # lookups
     "open_tablebase", "Tablebase", "ProbeResult", "Analysis", "MoveInfo",
     # errors

@@ -2,7 +2,12 @@ import os
 
 import pytest
 
-os.environ.setdefault("NUMBA_NUM_THREADS", "2")
+if os.environ.get("PYTEST_XDIST_WORKER"):
+    # a core per worker under ``-n 2``: two workers with two OpenMP threads each oversubscribe
+    # the two cores (their threads spin): 47 tests of four files took 255 s so, 175 s with one
+    os.environ["NUMBA_NUM_THREADS"] = "1"
+else:
+    os.environ.setdefault("NUMBA_NUM_THREADS", "2")
 
 
 def pytest_addoption(parser):

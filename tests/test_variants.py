@@ -60,3 +60,81 @@ def test_variant_options_and_ids():
         get_variant("lasker9")
     with pytest.raises(UnknownVariantError, match="1 or 2"):
         get_variant("standard", double_mill_removes=3)
+
+
+# ---------------------------------------------------------------------------- presets (--rules)
+def test_every_preset_is_its_variant_and_options_and_rules_lists_them():
+    """Each preset is its variant with its options (and nothing else changed); `morris rules`
+    prints each with the flags that select the same rules, which read back to the same variant."""
+    import json
+    import shlex
+
+    from click.testing import CliRunner
+
+    from morris.cli.main import cli
+    from morris.cli.options import make_variant
+    from morris.core.variants import PRESETS
+
+    assert {"cetinsgame", "cetinsgame-no-flying", "juego-del-molino", "juego-del-molino-variantes"} <= set(PRESETS)
+    r = CliRunner().invoke(cli, ["rules", "--json"])
+    assert r.exit_code == 0, r.output
+    rows = {row["name"]: row for row in json.loads(r.output)}
+    assert set(rows) == set(PRESETS)
+    for name, p in PRESETS.items():
+        v = get_variant(rules=name)
+        base = get_variant(p.variant)
+        want = {**{f: getattr(base.rules, f) for f in ("flying", "double_mill_removes", "no_removal_limit")},
+                **dict(p.options)}
+        assert {f: getattr(v.rules, f) for f in want} == want, name
+        args = shlex.split(rows[name]["flags"])
+        kw = {"variant": None, "rules": None, "flying": None, "double_mill_removes": None, "no_removal_limit": None,
+              "endgame_no_removal_limit": None, "full_board": None, "pieces": None}
+        ctx = cli.commands["moves"].make_context("moves", ["start", *args])
+        kw.update({k: ctx.params[k] for k in kw})
+        assert make_variant(kw) == v, name
+    text = CliRunner().invoke(cli, ["rules"]).output
+    assert "--no-flying --double-mill-removes 2 --no-removal-limit 100" in text and "page 004" in text
+    assert get_variant(rules="juego-del-molino-variantes").rules.double_mill_removes == 2
+    assert get_variant(rules="cetinsgame").rules.no_removal_limit == 50
+
+
+@pytest.mark.parametrize("args, words", [
+    (["--rules", "cetinsgame", "--no-removal-limit", "40"], ["no-removal-limit 50", "40 contradicts"]),
+    (["--rules", "cetinsgame", "--variant", "six"], ["variant 'standard'", "not 'six'"]),
+    (["--rules", "juego-del-molino-variantes", "--flying"], ["flying False", "True contradicts"]),
+    (["--rules", "fide"], ["unknown rules 'fide'", "cetinsgame"]),
+])
+def test_a_flag_that_contradicts_the_preset_is_one_line_exit_2(args, words):
+    from click.testing import CliRunner
+
+    from morris.cli.main import cli
+
+    r = CliRunner().invoke(cli, ["moves", "start", *args])
+    assert r.exit_code == 2, r.output
+    lines = r.output.strip().splitlines()
+    assert len(lines) == 1 and all(w in lines[0] for w in words), r.output
+
+
+def test_a_preset_repeated_by_its_flags_is_accepted_and_reaches_the_engine_and_the_server():
+    import io
+
+    from click.testing import CliRunner
+
+    from morris.apps.engine import Engine
+    from morris.apps.explorer import variant_of
+    from morris.cli.main import cli
+
+    r = CliRunner().invoke(cli, ["moves", "start", "--rules", "cetinsgame", "--no-removal-limit", "50",
+                                 "--variant", "standard"])
+    assert r.exit_code == 0 and "d1" in r.output, r.output
+    out = io.StringIO()
+    e = Engine(None, out=out)
+    e.handle("setoption name Rules value juego-del-molino-variantes")
+    assert e.variant == get_variant(rules="juego-del-molino-variantes")
+    e.handle("setoption name Rules value nope")
+    assert "unknown rules 'nope'" in out.getvalue()
+    e.handle("uci")
+    assert "option name Rules type combo default standard" in out.getvalue()
+    assert variant_of({"rules": "cetinsgame-no-flying"}) == get_variant(rules="cetinsgame-no-flying")
+    with pytest.raises(Exception, match="contradicts"):
+        variant_of({"rules": "cetinsgame", "no_removal_limit": "30"})

@@ -18,7 +18,8 @@ while the engine reads on: ``stop`` ends a search at once with the deepest ply i
 ``isready`` answers at once, and any other command waits for the ``bestmove``. The perfect
 player's lookups ignore the limits.
 
-Options: ``Seed`` (tie-breaking), ``Variant`` (standard, six, standard-N, morabaraba, twelve, lasker), ``DatabasePath``,
+Options: ``Seed`` (tie-breaking), ``Variant`` (standard, six, standard-N, morabaraba, twelve, lasker),
+``Rules`` (a preset, ``morris rules``: its variant and options at once), ``DatabasePath``,
 ``NoRemovalLimit`` and ``EndgameNoRemovalLimit`` (plies, 0 for none; limits.py). Under a limit a
 FEN's no-removal counter is read, every move counts it, and ``go`` plays for the value at the
 counter (``bestmove none`` with "drawn by the no-removal limit" once it is reached).
@@ -38,7 +39,7 @@ from ..core.errors import IllegalMoveError, MorrisError, UsageError
 from ..core.position import Move, Position, WHITE, glue_removals
 from ..lookups.tablebase import open_tablebase
 from ..core.inputs import parse_int
-from ..core.variants import VARIANTS, Variant, get_variant
+from ..core.variants import PRESETS, VARIANTS, Variant, get_variant
 from .players import SearchPlayer, make_player
 
 NAME = "morris perfect player"
@@ -104,6 +105,8 @@ class Engine:
                 self.send("id author the morris toolkit developers")
                 self.send("option name Seed type spin default 0 min 0 max 2147483647")
                 self.send("option name Variant type string default standard")
+                names = " ".join(f"var {n}" for n in PRESETS)
+                self.send(f"option name Rules type combo default standard {names}")
                 self.send(f"option name DatabasePath type string default {self.db or ''}")
                 r = self.variant.rules
                 self.send(f"option name NoRemovalLimit type spin default {r.no_removal_limit or 0} min 0 max 10000")
@@ -153,6 +156,11 @@ class Engine:
             self.variant = get_variant(value, no_removal_limit=r.no_removal_limit,
                                        endgame_no_removal_limit=r.endgame_no_removal_limit,
                                        **self.overrides)
+            self.player = None
+            self._reset()
+        elif name == "rules":  # a preset: its variant and options, replacing the ones set before
+            self.variant = get_variant(rules=value.strip())
+            self.overrides = {}
             self.player = None
             self._reset()
         elif name in ("noremovallimit", "endgamenoremovallimit"):

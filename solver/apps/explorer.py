@@ -23,13 +23,13 @@ from ..core.position import COLOR_NAMES, Position
 from .reports import draw_words
 from .svg import board_svg
 from ..lookups.tablebase import MoveInfo
-from ..core.variants import VARIANTS, get_variant
+from ..core.variants import PRESETS, VARIANTS, get_variant
 
-RULE_PARAMS = ("variant", "flying", "double_mill_removes", "no_removal_limit", "endgame_no_removal_limit")
+RULE_PARAMS = ("variant", "rules", "flying", "double_mill_removes", "no_removal_limit", "endgame_no_removal_limit")
 
 
 def variant_of(params):
-    """The variant named by query parameters ``variant``, ``flying``, ``double_mill_removes``,
+    """The variant named by query parameters ``variant``, ``rules`` (a preset), ``flying``, ``double_mill_removes``,
     ``no_removal_limit`` and ``endgame_no_removal_limit`` (plies; 0 or empty: none). Numbers
     are checked as everywhere (inputs.py); a bad one is a :class:`UsageError` (HTTP 400)."""
     def flag(name):
@@ -46,10 +46,11 @@ def variant_of(params):
         v = params.get(name)
         return None if v in (None, "") else parse_int(v, name, lo, hi)
 
-    return get_variant(params.get("variant") or "standard", flying=flag("flying"),
+    return get_variant(params.get("variant") or None, flying=flag("flying"),
                        double_mill_removes=number("double_mill_removes", 1, 2),
                        no_removal_limit=number("no_removal_limit", 0) or None,
-                       endgame_no_removal_limit=number("endgame_no_removal_limit", 0) or None)
+                       endgame_no_removal_limit=number("endgame_no_removal_limit", 0) or None,
+                       rules=params.get("rules") or None)
 
 
 def _href(params: dict, **changes) -> str:
@@ -116,6 +117,7 @@ nav a {{ margin-right: .8em; }}
 <form method="get" action="/">
 <input name="position" value="{position}" aria-label="position (compact notation or Sanmill FEN)" placeholder="a1,d1,g1/a7,d7,g7 w">
 <select name="variant" aria-label="variant">{variant_options}</select>
+<select name="rules" aria-label="rules (a preset)">{rules_options}</select>
 <button type="submit">Show</button>
 </form>
 <nav><a id="start" href="{start_href}">start position</a><a id="flip" href="{flip_href}">flip board</a><a id="api" href="{api_href}">JSON</a></nav>
@@ -255,10 +257,13 @@ def explorer_page(tb, params: dict) -> tuple[str, int]:
         text = compact
     options = "".join(f'<option value="{v}"{" selected" if v == variant_name else ""}>{v}</option>'
                       for v in sorted(VARIANTS, key=lambda v: (v != "standard", v)))
+    preset = params.get("rules") or ""
+    rules_options = '<option value="">no preset</option>' + "".join(
+        f'<option value="{n}"{" selected" if n == preset else ""}>{n}</option>' for n in PRESETS)
     api = "/api/probe?" + urlencode({"position": text, **{k: params[k] for k in RULE_PARAMS if params.get(k)}})
     html = PAGE.format(
         title=escape(f"{text} - morris explorer"), board=board, position=escape(text),
-        variant_options=options, body="\n".join(body),
+        variant_options=options, rules_options=rules_options, body="\n".join(body),
         start_href=escape(_href(params, position="start")),
         flip_href=escape(_href({**params, "flip": None if flip else "1"}, position=text, last=last)),
         api_href=escape(api),

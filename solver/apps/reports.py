@@ -144,6 +144,27 @@ def choice_line(choice) -> str:
 
 
 # ---------------------------------------------------------------------------- subspaces and plans
+def preset_rows() -> list[dict]:
+    """``morris rules``: each preset with its variant, the flags it stands for and its source."""
+    from ..core.variants import PRESETS, get_variant
+
+    rows = []
+    for p in PRESETS.values():
+        v = get_variant(rules=p.name)
+        rows.append({"name": p.name, "variant": p.variant, "flags": v.cli_flags(),
+                     "options": dict(p.options), "source": p.source})
+    return rows
+
+
+def preset_lines(rows: list[dict]) -> list[str]:
+    width = max(len(r["name"]) for r in rows)
+    out = []
+    for r in rows:
+        out.append(f"{r['name']:<{width}}  {r['flags']}")
+        out.append(f"{'':<{width}}  {r['source']}")
+    return out
+
+
 def subspace_rows(variant, phase: str) -> list[dict]:
     """``morris subspaces``: per subspace its hash slots and its positions (Burnside)."""
     board = variant.board

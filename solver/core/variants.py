@@ -362,8 +362,58 @@ def _builtin():
 VARIANTS = _builtin()
 
 
+@dataclass(frozen=True)
+class Preset:
+    """A named rule set: a built-in variant and rule options, as a site or app plays them
+    (``--rules NAME``; ``morris rules`` lists them)."""
+
+    name: str
+    variant: str
+    options: tuple  # ((get_variant keyword, value), ...)
+    source: str     # where the rules are written down
+
+
+#: The rule sets of the rule pages this project started from (docs/rules.md, "Presets"): the
+#: other pages (Ply Yard, "Reglas del juego del molino", MorrisLive) play the standard rules.
+PRESETS = {p.name: p for p in (
+    Preset("standard", "standard", (),
+           "the standard rules (pages 000 Ply Yard, 001, 003 MorrisLive: no draw by a move count)"),
+    Preset("cetinsgame", "standard", (("no_removal_limit", 50),),
+           "CetinsGame (page 002): a draw after 50 plies of the movement phase without a "
+           "removal; flying with 3 (its default)"),
+    Preset("cetinsgame-no-flying", "standard", (("no_removal_limit", 50), ("flying", False)),
+           "CetinsGame (page 002) with its setting 'Volar con tres' off"),
+    Preset("juego-del-molino", "standard", (("no_removal_limit", 100),),
+           "Juego del Molino (page 004) as it starts: a draw after 50 moves of each side "
+           "(100 plies) after placement without a mill; flying with 3; one removal for two mills"),
+    Preset("juego-del-molino-variantes", "standard",
+           (("no_removal_limit", 100), ("flying", False), ("double_mill_removes", 2)),
+           "Juego del Molino (page 004) with both of its host's options: no flying, and a "
+           "double mill takes two"),
+)}
+
+
+def _preset(rules: str, name, given: dict) -> tuple[str, dict]:
+    """The variant name and options of preset ``rules`` with the ``given`` options (None: not
+    given); a variant or an option that contradicts the preset is refused, naming both."""
+    try:
+        preset = PRESETS[rules]
+    except KeyError:
+        raise UnknownVariantError(f"unknown rules {rules!r}; known: {', '.join(PRESETS)}") from None
+    if name is not None and getattr(name, "name", name) != preset.variant:
+        raise UnknownVariantError(f"the rules {rules!r} are played with the variant {preset.variant!r}, "
+                                  f"not {name!r}")
+    out = dict(given)
+    for key, value in preset.options:
+        if given.get(key) is not None and given[key] != value:
+            raise UnknownVariantError(f"the rules {rules!r} have {key.replace('_', '-')} {value}; "
+                                      f"{given[key]} contradicts them")
+        out[key] = value
+    return preset.variant, out
+
+
 def get_variant(
-    name: str = "standard",
+    name: str | None = None,
     *,
     flying: bool | None = None,
     double_mill_removes: int | None = None,
@@ -371,8 +421,18 @@ def get_variant(
     endgame_no_removal_limit: int | None = None,
     pieces: int | None = None,
     full_board: str | None = None,
+    rules: str | None = None,
 ) -> Variant:
-    """A built-in variant, with rule options changed where given."""
+    """A built-in variant (default ``standard``), with rule options changed where given;
+    ``rules`` names a preset (:data:`PRESETS`), whose variant and options the others may
+    repeat but not contradict."""
+    given = dict(flying=flying, double_mill_removes=double_mill_removes,
+                 no_removal_limit=no_removal_limit, endgame_no_removal_limit=endgame_no_removal_limit,
+                 pieces=pieces, full_board=full_board)
+    if rules is not None:
+        name, given = _preset(rules, name, given)
+    if name is None:
+        name = "standard"
     if isinstance(name, Variant):
         base = name
     else:
@@ -382,14 +442,10 @@ def get_variant(
             raise UnknownVariantError(
                 f"unknown variant {name!r}; known: {', '.join(sorted(VARIANTS))}"
             ) from None
-    given = dict(flying=flying, double_mill_removes=double_mill_removes,
-                 no_removal_limit=no_removal_limit, endgame_no_removal_limit=endgame_no_removal_limit,
-                 pieces=pieces, full_board=full_board)
     changes = {k: v for k, v in given.items() if v is not None}
     if not changes:
         return base
-    rules = dataclasses.replace(base.rules, **changes)
-    return Variant(base.name, base.board, rules)
+    return Variant(base.name, base.board, dataclasses.replace(base.rules, **changes))
 
 
 def variant_from_fields(d: dict) -> Variant:
