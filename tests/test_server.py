@@ -300,3 +300,20 @@ def test_the_game_page_steps_through_a_graded_game(server):
         raise AssertionError("a bad record was accepted")
     except urllib.error.HTTPError as e:
         assert e.code == 400 and "game 1, ply 3, &#x27;d2&#x27;" in e.read().decode()
+
+
+def test_answers_hide_where_the_server_keeps_its_files_but_tell_them_apart(tmp_path):
+    """A missing file's message names the database and the shipped data apart (it once read
+    "looked in <db> or <db>"), never their paths."""
+    from morris.apps.advice import public_text
+    from morris.database.shipped import data_dir
+    from morris.lookups.tablebase import open_tablebase
+    from morris.core.errors import MissingSubspaceError
+    from morris.core.position import Position
+
+    with open_tablebase(str(tmp_path), search="never") as tb:
+        with pytest.raises(MissingSubspaceError) as info:
+            tb.probe(Position.parse("a1,b2,d1,g1,a4,g4,a7,d3,f2/b6,d7,g7,c3,c4,c5,e3,e4,e5 w"))
+    text = public_text(str(info.value), tb.paths)
+    assert "looked in <db> or <shipped data>" in text, text
+    assert str(tmp_path) not in text and data_dir() not in text

@@ -64,18 +64,18 @@ def error_line(exc: BaseException, out=None) -> str:
 
 
 def public_text(text: str, roots) -> str:
-    """``text`` with the database directories ``roots`` (and the shipped data's) cut out of the
-    paths in it, so that an answer to a remote client names files relative to the database and
-    never shows where the server keeps them."""
+    """``text`` with the database directories ``roots`` written ``<db>`` and the shipped data's
+    ``<shipped data>`` in the paths in it, so that an answer to a remote client names files
+    within the database and never shows where the server keeps them."""
     import os
 
 
-    cuts = set()
-    for r in list(roots or []) + [data_dir()]:
+    cuts = {}  # a directory's spelling -> what the text says instead
+    for r, label in [(data_dir(), "<shipped data>")] + [(r, "<db>") for r in roots or []]:
         if r:
             for form in (os.fspath(r), os.path.abspath(r), os.path.realpath(r)):
-                cuts.add(form.rstrip(os.sep))
+                cuts.setdefault(form.rstrip(os.sep), label)
     for c in sorted(cuts, key=len, reverse=True):
         if c:
-            text = text.replace(c + os.sep, "").replace(c, "<db>")
+            text = text.replace(c + os.sep, cuts[c] + "/").replace(c, cuts[c])
     return text
