@@ -7,7 +7,8 @@ MCTS is open_spiel.python.algorithms.mcts.MCTSBot with random rollouts (--rollou
 and UCT constant 2. Every game is played to OpenSpiel's end (a win, or a draw at the game's
 ``max_game_length``). Prints each game, then the perfect bot's wins, draws and losses, the
 actions per game and the seconds per action of each bot; exits 1 if the perfect bot lost a game.
-Needs the [openspiel] extra and the whole standard game's databases (both phases) in --db."""
+Needs the [openspiel] extra and the whole standard game's databases (both phases) in --db, or
+the movement phase's with --search auto (placement positions by exact search)."""
 
 from __future__ import annotations
 
@@ -31,13 +32,16 @@ def main(argv=None) -> int:
     ap.add_argument("--simulations", type=int, default=400)
     ap.add_argument("--rollouts", type=int, default=1)
     ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--search", choices=("never", "auto"), default="never",
+                    help="auto: placement positions that no file holds are valued by exact search "
+                         "over the movement databases (the lookups' fallback); never: files only")
     args = ap.parse_args(argv)
     game = pyspiel.load_game("nine_mens_morris")
     rng = np.random.RandomState(args.seed)
     evaluator = mcts.RandomRolloutEvaluator(n_rollouts=args.rollouts, random_state=rng)
     tally = {"win": 0, "draw": 0, "loss": 0}
     lengths, secs = [], {"perfect": [], "mcts": []}
-    with open_tablebase(args.db, search="never") as tb:
+    with open_tablebase(args.db, search=args.search) as tb:
         for g in range(args.games):
             perfect = make_bot(tb, seed=args.seed + g)
             opponent = mcts.MCTSBot(game, 2, args.simulations, evaluator, random_state=rng, solve=True)
