@@ -178,6 +178,12 @@ def white_score(p: Ply) -> float | None:
     return x if p.side == "white" else -x
 
 
+def start_score(ann: Annotated) -> float | None:
+    """The start position for White on the graphs' scale: 1 a win, 0 a draw, -1 a loss (None
+    where ungraded); the course's first point."""
+    return {"win": 1.0, "draw": 0.0, "loss": -1.0}.get(ann.start_value or "")
+
+
 def graph_svg(ann: Annotated, width: int = 640, height: int = 240) -> str:
     """The game's course as SVG: the value for White after each ply (up: White wins, the
     sooner the higher; the middle line a draw), blunders as red rings, slips as orange ones,
@@ -196,7 +202,7 @@ def graph_svg(ann: Annotated, width: int = 640, height: int = 240) -> str:
         x0, yy = xy(0, y)
         parts.append(f'<line x1="{x0}" y1="{yy}" x2="{left + w}" y2="{yy}" stroke="#ccc"/>')
         parts.append(f'<text x="2" y="{yy + 4}" fill="#555">{label.split()[0]}</text>')
-    start = {"win": 1.0, "draw": 0.0, "loss": -1.0}.get(ann.start_value or "", None)
+    start = start_score(ann)
     runs, run = [], ([xy(0, start)] if start is not None else [])
     for i, p in enumerate(ann.plies, start=1):
         s = white_score(p)

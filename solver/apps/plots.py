@@ -57,17 +57,14 @@ def graph_png(ann) -> bytes:
     """``morris annotate --graph FILE.png``: the game's course as PNG, drawn as ``graph_svg``
     draws it (the value for White after each ply, the sooner a win the higher; blunders red,
     slips orange; ungraded plies as gaps)."""
-    from .annotate import white_score
+    from .annotate import start_score, white_score
 
     plt = need_pyplot("--graph FILE.png")
-    start = {"win": 1.0, "draw": 0.0, "loss": -1.0}.get(ann.start_value or "")
-    xs = [0] + [i for i in range(1, len(ann.plies) + 1)]
-    ys = [start] + [white_score(p) for p in ann.plies]
+    ys = [start_score(ann)] + [white_score(p) for p in ann.plies]  # ys[i]: after ply i
     fig, ax = plt.subplots(figsize=(6.4, 2.4))
-    ax.plot(xs, [np.nan if y is None else y for y in ys], color="#2f5d8a", lw=2)
+    ax.plot(range(len(ys)), [np.nan if y is None else y for y in ys], color="#2f5d8a", lw=2)
     for grade, colour in (("blunder", "#d1342f"), ("slip", "#e39b27")):
-        pts = [(i, white_score(p)) for i, p in enumerate(ann.plies, start=1)
-               if p.grade == grade and white_score(p) is not None]
+        pts = [(i, ys[i]) for i, p in enumerate(ann.plies, start=1) if p.grade == grade and ys[i] is not None]
         if pts:
             ax.scatter(*zip(*pts), s=60, facecolors="none", edgecolors=colour, linewidths=2, label=grade)
     ax.set_ylim(-1.1, 1.1)

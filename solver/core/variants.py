@@ -400,9 +400,10 @@ def _preset(rules: str, name, given: dict) -> tuple[str, dict]:
         preset = PRESETS[rules]
     except KeyError:
         raise UnknownVariantError(f"unknown rules {rules!r}; known: {', '.join(PRESETS)}") from None
-    if name is not None and getattr(name, "name", name) != preset.variant:
+    asked = getattr(name, "name", name)  # a name or a Variant
+    if asked is not None and asked != preset.variant:
         raise UnknownVariantError(f"the rules {rules!r} are played with the variant {preset.variant!r}, "
-                                  f"not {name!r}")
+                                  f"not {asked!r}")
     out = dict(given)
     for key, value in preset.options:
         if given.get(key) is not None and given[key] != value:
