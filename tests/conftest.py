@@ -23,16 +23,37 @@ def pytest_configure(config):
 #: Under ``-n 2 --dist loadgroup`` (pytest-xdist: the README's test command), the tests that
 #: share one of these session fixtures run in one worker, so each is built once, not once per
 #: worker: (group, the fixtures that put a test in it), the first match wins.
-SHARED_FIXTURES = (("six-small", {"graphs", "six_small", "draws_db", "dtw_db"}),
-                   ("whole-game", {"whole_game"}))
+#: A test that uses a module- or session-scoped fixture of its own file (and none of these) runs
+#: in one worker with the other tests of that file that use one (the Lasker solve was built in
+#: both workers, 110 s each, before this). Heavy fixtures of a file are session-scoped: under
+#: xdist the tests of a file need not run one after the other, and a module fixture is torn
+#: down whenever the next test is another file's.
+SHARED_FIXTURES = (("six-small", {"graphs", "six_small", "draws_db", "dtw_db", "six16"}),
+                   ("whole-game", {"whole_game"}),
+                   ("standard-5", {"standard5"}))
 
 
+def xdist_group_of(item):
+    """The xdist group of a test: its shared session fixture's, or its file's when it uses a
+    module-scoped fixture, or None."""
+    names = set(item.fixturenames)
+    for group, fixtures in SHARED_FIXTURES:
+        if fixtures & names:
+            return group
+    defs = getattr(getattr(item, "_fixtureinfo", None), "name2fixturedefs", {})
+    here = item.module.__name__ + ".py"
+    if any(d.scope in ("module", "session") and (d.baseid == here or d.baseid.endswith("/" + here))
+           for name in names for d in defs.get(name, ())):
+        return "module:" + item.module.__name__
+    return None
+
+
+@pytest.hookimpl(tryfirst=True)  # before xdist's own hook, which reads the group into the test's id
 def pytest_collection_modifyitems(config, items):
     for item in items:
-        for group, fixtures in SHARED_FIXTURES:
-            if fixtures & set(item.fixturenames):
-                item.add_marker(pytest.mark.xdist_group(group))
-                break
+        group = xdist_group_of(item)
+        if group is not None:
+            item.add_marker(pytest.mark.xdist_group(group))
     if config.getoption("--runslow") or os.environ.get("MORRIS_RUNSLOW"):
         return
     skip = pytest.mark.skip(reason="slow; run with --runslow")
@@ -129,3 +150,16 @@ def whole_game(tmp_path_factory):
         return done[name]
 
     return get
+
+
+@pytest.fixture(scope="session")
+def standard5(tmp_path_factory):
+    """The standard game's movement phase up to 5 a side (9 files, 62 M positions), solved once
+    for the tests that kill a solve, a worker, or run out of memory on it (read only)."""
+    from morris.core.progress import Reporter
+    from morris.core.variants import get_variant
+    from morris.solving.schedule import solve
+
+    out = tmp_path_factory.mktemp("standard5")
+    solve(str(out), get_variant("standard"), max_pieces=5, reporter=Reporter(quiet=True))
+    return out

@@ -19,7 +19,7 @@ from test_server import start_server  # noqa: E402
 WIN = "a1,d1,g1/a7,d7,g7 w"
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="session")  # (session: see conftest.SHARED_FIXTURES)
 def site(solved):
     base, stop = start_server(solved)
     driver = start_browser()

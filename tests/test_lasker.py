@@ -129,7 +129,7 @@ def test_the_hand_subspaces_and_their_order():
     assert jobs[-1].name == "0-0+4+4"
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="session")  # (session: see conftest.SHARED_FIXTURES)
 def solved(tmp_path_factory):
     """Lasker rules solved with values, dtw and draw values: the standard board with 3 a side
     without flying and Six Men's board with 4 a side with flying (each flying rule once; the

@@ -68,7 +68,7 @@ def test_six_up_to_4_4_matches_the_counter_solver(tmp_path_factory, graphs, flyi
 SIX16 = get_variant("six", no_removal_limit=16)
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="session")  # (session: see conftest.SHARED_FIXTURES)
 def six16(tmp_path_factory):
     """Six Men's Morris under a limit of 16 plies, both phases (and its unlimited twin)."""
     db = str(tmp_path_factory.mktemp("six16"))

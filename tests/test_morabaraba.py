@@ -79,7 +79,7 @@ def test_a_diagonal_move_is_refused_on_the_standard_board():
     assert "no diagonal lines" in r.output and "readyok" in r.output and "Traceback" not in r.output
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="session")  # (session: see conftest.SHARED_FIXTURES)
 def mora3(tmp_path_factory):
     """Morabaraba with 3 pieces a side, both phases, values, dtw and draw values, per flying rule."""
     out = {}

@@ -1,6 +1,7 @@
 """Placement phase: the layer sweep and the alpha-beta search agree; the start values."""
 
 import json
+import os
 
 import numpy as np
 import pytest
@@ -122,7 +123,7 @@ def test_verify_catches_a_wrong_placement_value_with_a_valid_checksum(placed, tm
     from morris.format.fileformat import check_file
 
     db = tmp_path / "db"
-    shutil.copytree(placed, db)
+    shutil.copytree(os.path.join(placed, "standard"), db / "standard")  # (not Six: not needed)
     path = db / "standard" / "3-4+1+0.mtb"
 
     def change(vals, dtc):

@@ -248,6 +248,7 @@ def _verify_movement(fr: FileReport, header, directory, rep, sample=None, dtw=Fa
         fr.checksum = str(exc)
         return
     vals, dist, sib_vals, sib_dist, child_vals, child_dist = planes
+    dist, sib_dist, child_dist = one_width(dist, sib_dist, child_dist)
     h = Hasher(board)
     T = h.tables
     Ob = h.orbits({sub.m, sub.o})
@@ -386,6 +387,14 @@ def _verify_draws_movement(fr: FileReport, header, directory, rep, sample=None):
     _run_check(fr, header, sub, h, len(vals), sample, rep, check)
 
 
+def one_width(*planes):
+    """The distance planes of one check in one array type, the widest of theirs (a file's
+    distances are uint8 or uint16, an empty plane uint8): so a check kernel is compiled for two
+    types, not for every mix of them (check_placement was compiled five times in a test run)."""
+    dtype = np.uint16 if any(p.dtype.itemsize > 1 for p in planes) else np.uint8
+    return [np.ascontiguousarray(p, dtype) for p in planes]
+
+
 def _movement_planes(directory, sub, sib, child, dtw: bool):
     """(values, distance, sibling values, sibling distance, child values, child distance) of a
     movement subspace: dtc from the values files, or dtw from the dtw files; the child's
@@ -485,6 +494,8 @@ def _verify_placement(fr: FileReport, header, directory, rep, sample=None, mode=
     except CorruptDatabaseError as exc:
         fr.checksum = str(exc)
         return
+    dtc, *dists = one_width(dtc, *arrays[1::2])
+    arrays[1::2] = dists
     h = Hasher(board)
     T = h.tables
     Ob = h.orbits(sizes)
