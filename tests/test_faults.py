@@ -421,7 +421,12 @@ def test_out_of_memory_is_a_resource_error_for_every_command(standard5, tmp_path
     import sys
 
     ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-    db = standard5  # the standard game up to 5 a side: files that fit on disk, not in memory
+    # the standard game's largest file up to 5 a side and the file its removals lead to: a file
+    # that fits on disk, not in memory (verify checks 5-5 at once; 4-5 it skips, its inputs absent)
+    db = tmp_path / "big"
+    (db / "standard").mkdir(parents=True)
+    for name in ("5-5.mtb", "4-5.mtb"):
+        shutil.copy(standard5 / "standard" / name, db / "standard" / name)
 
     def capped(limit_mb):
         def cap():
