@@ -62,22 +62,6 @@ def pytest_collection_modifyitems(config, items):
             item.add_marker(skip)
 
 
-#: The warm-up (tests/warmup.py) runs where a worker has this many tests or more: a whole run,
-#: not a developer's few tests.
-WARMUP_FROM = 400
-
-
-@pytest.fixture(scope="session", autouse=True)
-def _kernels_compiled_once(request):
-    """Under xdist, each worker first compiles its half of the kernels into numba's cache
-    (tests/warmup.py), so the two workers do not both compile every kernel."""
-    worker = os.environ.get("PYTEST_XDIST_WORKER", "")
-    if worker.startswith("gw") and len(request.session.items) >= WARMUP_FROM:
-        import warmup
-
-        warmup.run(int(worker[2:]))
-
-
 @pytest.fixture(scope="session")
 def standard():
     from morris.core.variants import get_variant
