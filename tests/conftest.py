@@ -34,8 +34,8 @@ SHARED_FIXTURES = (("six-small", {"graphs", "six_small", "draws_db", "dtw_db", "
 
 
 def xdist_group_of(item):
-    """The xdist group of a test: its shared session fixture's, or its file's when it uses a
-    module-scoped fixture, or None."""
+    """The xdist group of a test: its shared fixture's (SHARED_FIXTURES), or its file's when it
+    uses a module- or session-scoped fixture defined in that file, or None."""
     names = set(item.fixturenames)
     for group, fixtures in SHARED_FIXTURES:
         if fixtures & names:
