@@ -41,8 +41,8 @@ def xdist_group_of(item):
         if fixtures & names:
             return group
     defs = getattr(getattr(item, "_fixtureinfo", None), "name2fixturedefs", {})
-    here = item.module.__name__ + ".py"
-    if any(d.scope in ("module", "session") and (d.baseid == here or d.baseid.endswith("/" + here))
+    here = item.nodeid.split("::", 1)[0]  # the file's node id: a fixture defined there has it as baseid
+    if any(d.scope in ("module", "session") and d.baseid == here
            for name in names for d in defs.get(name, ())):
         return "module:" + item.module.__name__
     return None
