@@ -125,20 +125,22 @@ def move_graph(variant, top):
                 for a, b in sorted({(m, o), (o, m)}):
                     keys.extend(raw_positions(n, a, b))
                 pairs[(m, o)] = slice(start, len(keys))
-    number = {k: i for i, k in enumerate(keys)}
+    # a position's number by its masks packed into one int (hashed faster than a pair)
+    number = {mover << n | opp: i for i, (mover, opp) in enumerate(keys)}
     es, ed, rs, rd, blocked = [], [], [], [], []
+    turns, child = rules.turns, rules.child
     for i, (mover, opp) in enumerate(keys):
-        ts = rules.turns(variant, mover, opp, 0, 0)
+        ts = turns(variant, mover, opp, 0, 0)
         if not ts:
             blocked.append(i)
         for t in ts:
-            (cm, co, _, _), _ = rules.child(mover, opp, 0, 0, t)
+            (cm, co, _, _), _ = child(mover, opp, 0, 0, t)
             if t[2]:
                 rs.append(i)
-                rd.append(-1 if bin(cm).count("1") < 3 else number[(cm, co)])
+                rd.append(-1 if cm.bit_count() < 3 else number[cm << n | co])
             else:
                 es.append(i)
-                ed.append(number[(cm, co)])
+                ed.append(number[cm << n | co])
     arr = lambda x: np.array(x, dtype=np.int64)  # noqa: E731
     return keys, pairs, (arr(es), arr(ed)), (arr(rs), arr(rd)), arr(blocked)
 

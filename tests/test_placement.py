@@ -142,6 +142,8 @@ def test_verify_catches_a_wrong_placement_value_with_a_valid_checksum(placed, tm
     assert [f.subspace for f in bad] == ["3-4+1+0"]
     assert bad[0].checksum == "ok" and bad[0].mismatches == 1
     assert bad[0].first_mismatch.startswith(f"slot {slot}:")
+    if what == "distance":
+        return  # (the command's exit code and report: once, for the wrong value)
     result = CliRunner().invoke(cli, ["verify", "--db", str(db), "--quiet"])
     assert result.exit_code == 1
     assert "FAIL" in result.output and "3-4+1+0" in result.output and "1 of" in result.output

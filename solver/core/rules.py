@@ -47,7 +47,11 @@ def removable(board, opp: int) -> int:
 
 def mills_closed(board, own_after: int, to: int) -> int:
     """Number of mills through ``to`` that ``own_after`` (containing ``to``) completes."""
-    return sum(1 for mill in board.point_mills[to] if own_after & mill == mill)
+    closed = 0
+    for mill in board.point_mills[to]:
+        if own_after & mill == mill:
+            closed += 1
+    return closed
 
 
 def removal_sets(board, opp: int, count: int) -> list[int]:

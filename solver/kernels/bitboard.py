@@ -134,10 +134,20 @@ def placement_turns(T, dm, mover, opp, closed, out):
     return n
 
 
-@njit(**_NJ)
+@njit(inline="always", **_NJ)
 def gen_turns(T, flying, dm, mover, opp, mh, oh, out, pm=False):
     """Write every turn into ``out`` (rows frm, to, removed); return how many. With ``pm`` (the
-    place-or-move turn of Lasker Morris) a player with pieces in hand may also move one."""
+    place-or-move turn of Lasker Morris) a player with pieces in hand may also move one.
+
+    (The arguments are cast so that ``_gen_turns`` compiles once: numba compiles a function
+    called from a kernel once per combination of literal arguments, seven times in the suite.)"""
+    return _gen_turns(T, flying, np.int64(dm), np.int64(mover), np.int64(opp), np.int64(mh),
+                      np.int64(oh), out, bool(pm))
+
+
+@njit(**_NJ)
+def _gen_turns(T, flying, dm, mover, opp, mh, oh, out, pm):
+    """``gen_turns``."""
     n = 0
     if mh > 0:
         n = placement_turns(T, dm, mover, opp, NO_TABLE, out)
