@@ -1,0 +1,132 @@
+"""Where a solve's time goes, by phase: a profile of ``morris solve`` (issue 31's first table).
+
+    python3 scripts/profile_solve.py --out /tmp/morris-prof --max-pieces 6 [--phase all] [--dtw] [--draws]
+
+Runs the solve in this process (as ``morris solve`` does without --jobs or --dask) with each
+named phase of the library timed: the movement pair's count, propagation and finish (values,
+dtw, draw values), the placement sweep, the reading of children's files and the compression and
+writing of the results. Each phase's time is its own: a phase that calls another is charged
+only for what is left (so the rows add up to the run). Prints a table (seconds, share, calls);
+``--json`` writes it too. Jobs already complete in --out are skipped (use an empty --out for a
+profile of the whole run).
+"""
+
+import argparse
+import contextlib
+import json
+import os
+import sys
+import time
+from collections import defaultdict
+
+#: (module, function, phase): the library's phases, timed where they are looked up
+PHASES = (
+    ("morris.solving.retro", "count", "values: count"),
+    ("morris.solving.retro", "propagate", "values: propagate"),
+    ("morris.solving.retro", "finish", "values: finish"),
+    ("morris.solving.retro", "count_exits", "dtw: count exits"),
+    ("morris.solving.retro", "propagate_dtw", "dtw: propagate"),
+    ("morris.solving.retro", "finish_dtw", "dtw: finish"),
+    ("morris.solving.retro", "solve_pair_draws", "draw values: pair"),
+    ("morris.solving.jobs", "evaluate", "placement: sweep"),
+    ("morris.solving.jobs", "load_children", "read children"),
+    ("morris.solving.jobs", "read_planes", "read children"),
+    ("morris.solving.jobs", "read_dtw", "read children"),
+    ("morris.solving.jobs", "read_draws", "read children"),
+    ("morris.solving.placement", "read_planes", "read children"),
+    ("morris.solving.jobs", "write_table", "compress and write"),
+    ("morris.solving.jobs", "write_planes", "compress and write"),
+    ("morris.solving.jobs", "write_distance_table", "compress and write"),
+)
+
+#: the kernels the phases call (their time is also in the phase that calls them): where the
+#: movement pair's propagation goes (emit: predecessors; apply: their updates), by pass
+KERNELS = tuple(("morris.kernels." + mod, name, f"{mod}.{name}") for mod, name in (
+    ("retro", "count_pass"), ("retro", "emit"), ("retro", "apply"), ("retro", "finish"),
+    ("dtw", "count_dtw"), ("dtw", "sched_flags"), ("dtw", "promote"),
+    ("draws", "count_draws"), ("draws", "promote_draws"), ("draws", "settle"),
+    ("placement", "placement_sweep")))
+
+
+class Profile:
+    """Exclusive seconds and calls per phase (a stack: an inner phase's time is its own)."""
+
+    def __init__(self):
+        self.seconds = defaultdict(float)
+        self.calls = defaultdict(int)
+        self.stack = []
+
+    def wrap(self, phase, fn):
+        def timed(*args, **kwargs):
+            t0 = time.perf_counter()
+            self.stack.append(0.0)
+            try:
+                return fn(*args, **kwargs)
+            finally:
+                inner = self.stack.pop()
+                spent = time.perf_counter() - t0
+                self.seconds[phase] += spent - inner
+                self.calls[phase] += 1
+                if self.stack:
+                    self.stack[-1] += spent
+        timed.__wrapped__ = fn
+        return timed
+
+    @contextlib.contextmanager
+    def installed(self, table=PHASES):
+        """The functions of ``table`` timed inside the block, and as they were after it."""
+        import importlib
+
+        saved = []
+        for module, name, phase in table:
+            mod = importlib.import_module(module)
+            saved.append((mod, name, getattr(mod, name)))
+            setattr(mod, name, self.wrap(phase, getattr(mod, name)))
+        try:
+            yield self
+        finally:
+            for mod, name, fn in reversed(saved):
+                setattr(mod, name, fn)
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--out", required=True)
+    ap.add_argument("--variant", default="standard")
+    ap.add_argument("--max-pieces", type=int, default=None)
+    ap.add_argument("--phase", default="movement", choices=["movement", "placement", "all"])
+    ap.add_argument("--dtw", action="store_true")
+    ap.add_argument("--draws", action="store_true")
+    ap.add_argument("--json", default=None, help="also write the table here")
+    args = ap.parse_args(argv)
+
+    from morris.core.progress import Reporter
+    from morris.core.variants import get_variant
+    from morris.solving.schedule import solve
+
+    prof, kern = Profile(), Profile()
+    with prof.installed(), kern.installed(KERNELS):
+        t0 = time.perf_counter()
+        solve(args.out, get_variant(args.variant), max_pieces=args.max_pieces, phase=args.phase,
+              reporter=Reporter(quiet=True), dtw=args.dtw, draws=args.draws)
+        total = time.perf_counter() - t0
+    rows = sorted(prof.seconds.items(), key=lambda kv: -kv[1])
+    rest = total - sum(prof.seconds.values())
+    print(f"{'phase':<40} {'seconds':>9} {'share':>6} {'calls':>6}")
+    for phase, s in rows + [("other (scheduling, hashing tables, ...)", rest)]:
+        print(f"{phase:<40} {s:9.1f} {100 * s / total:5.1f}% {prof.calls.get(phase, ''):>6}")
+    print(f"{'total':<40} {total:9.1f}")
+    print(f"\n{'kernel (inside the phases above)':<40} {'seconds':>9} {'share':>6} {'calls':>6}")
+    for name, s in sorted(kern.seconds.items(), key=lambda kv: -kv[1]):
+        print(f"{name:<40} {s:9.1f} {100 * s / total:5.1f}% {kern.calls[name]:>6}")
+    if args.json:
+        with open(args.json, "w") as f:
+            json.dump({"total": total, "phases": dict(prof.seconds), "calls": dict(prof.calls),
+                       "kernels": dict(kern.seconds), "kernel_calls": dict(kern.calls),
+                       "args": vars(args)}, f, indent=1)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+    sys.exit(main())

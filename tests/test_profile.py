@@ -1,0 +1,33 @@
+"""scripts/profile_solve.py: the phases it times are the library's, and its rows add up."""
+
+import json
+import os
+import sys
+
+sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "scripts"))
+
+
+def test_the_profile_times_every_phase_once_and_adds_up(tmp_path, capsys):
+    import profile_solve
+    from morris.kernels import retro as kernels
+    from morris.solving import jobs, retro
+
+    before = (retro.count, jobs.write_table, kernels.emit)
+    out = tmp_path / "json"
+    assert profile_solve.main(["--out", str(tmp_path / "tb"), "--variant", "standard-3", "--phase", "all",
+                               "--dtw", "--draws", "--json", str(out)]) == 0
+    prof = json.loads(out.read_text())
+    phases, calls = prof["phases"], prof["calls"]
+    # standard-3 has one movement pair (3-3): each of its phases once; every file written is timed
+    for phase in ("values: count", "values: propagate", "values: finish", "dtw: count exits",
+                  "dtw: propagate", "draw values: pair"):
+        assert calls[phase] == 1, phase
+    written = [f for _, _, files in os.walk(tmp_path / "tb") for f in files]
+    assert calls["placement: sweep"] == sum(f.endswith(".mtb") and "+" in f for f in written) > 10
+    assert calls["compress and write"] == len(written)
+    assert all(s >= 0 for s in phases.values())
+    assert sum(phases.values()) <= prof["total"]
+    assert "compress and write" in capsys.readouterr().out
+    # the library's functions are as they were once the profile is done
+    assert (retro.count, jobs.write_table, kernels.emit) == before
+    assert prof["kernel_calls"]["retro.count_pass"] >= 1 and prof["kernels"]["retro.emit"] > 0
