@@ -7,7 +7,9 @@ import sys
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "scripts"))
 
 
-def test_the_profile_times_every_phase_once_and_adds_up(tmp_path, capsys):
+def test_the_profile_times_every_phase_once_and_adds_up(tmp_path, capsys, whole_game):
+    # (whole_game, unused: it puts the test in the worker that compiles the two-phase kernels
+    # with dtw and draw values anyway, conftest.SHARED_FIXTURES)
     import profile_solve
     from morris.kernels import retro as kernels
     from morris.solving import jobs, retro
