@@ -14,7 +14,6 @@ profile of the whole run).
 import argparse
 import contextlib
 import json
-import os
 import sys
 import time
 from collections import defaultdict
@@ -33,7 +32,6 @@ PHASES = (
     ("morris.solving.jobs", "read_planes", "read children"),
     ("morris.solving.jobs", "read_dtw", "read children"),
     ("morris.solving.jobs", "read_draws", "read children"),
-    ("morris.solving.placement", "read_planes", "read children"),
     ("morris.solving.jobs", "write_table", "compress and write"),
     ("morris.solving.jobs", "write_planes", "compress and write"),
     ("morris.solving.jobs", "write_distance_table", "compress and write"),
@@ -69,7 +67,6 @@ class Profile:
                 self.calls[phase] += 1
                 if self.stack:
                     self.stack[-1] += spent
-        timed.__wrapped__ = fn
         return timed
 
     @contextlib.contextmanager
@@ -128,5 +125,4 @@ def main(argv=None):
 
 
 if __name__ == "__main__":
-    sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
     sys.exit(main())
