@@ -3,7 +3,8 @@
 # dtw .mtw, draw values .mdv) with cmp.
 #   scripts/same_bytes.sh OLD_MORRIS NEW_MORRIS WORKDIR [MAX_PIECES]
 # MAX_PIECES (default 4): the standard game's movement phase up to that many a side, with dtw and
-# draw values (6: about 4 minutes an install on 2 cores).
+# draw values (6: about 4 minutes an install on 2 cores), and Lasker Morris with 4 a side (about
+# 70 s more).
 # (e.g. an old commit installed with: git worktree add /tmp/old REV && python3 -m venv
 #  --system-site-packages /tmp/venv-old && /tmp/venv-old/bin/pip install --no-deps /tmp/old)
 set -euo pipefail
@@ -17,6 +18,8 @@ solve_all() {
     $M solve --out "$O" --variant standard-4 --phase all --dtw --draws --quiet
     $M solve --out "$O" --variant standard-4 --phase all --no-removal-limit 20 --quiet
     $M solve --out "$O" --variant standard-3 --phase all --double-mill-removes 2 --quiet
+    # Lasker Morris's hand pairs (kernels/hand.py): the place-or-move turn
+    $M solve --out "$O" --variant lasker --pieces 4 --phase all --dtw --draws --quiet
 }
 solve_all "$old" "$work/old" >/dev/null
 solve_all "$new" "$work/new" >/dev/null

@@ -43,6 +43,7 @@ from ..core.codes import DRAW, DV0, LOSS, UNUSED, WIN
 from .hashing import unindex_one
 from .retro import BLOCK, COUNT_MAX
 from .turns import END, kid_buffer, movement_children
+from .jit import CHUNK
 
 _NJ = dict(cache=True, nogil=True)
 
@@ -64,36 +65,44 @@ def count_draws(T, Ob, flying, m, o, off, slots, rank, vals, st, exits, dv, chil
     block holds one); lost and unused slots are UNUSED."""
     end = off + slots
     for bi in prange(hi_blk - lo_blk):
-        b = lo_blk + bi
-        has_win = False
         kids = kid_buffer()
-        for g in range(b * BLOCK, min(b * BLOCK + BLOCK, end)):
-            M, O, used = unindex_one(T, Ob, m, o, g - off)
-            exits[g] = NONE
-            dv[g] = 0
-            v = vals[g - off]
-            if not used or v == LOSS:
-                st[g] = UNUSED
-                continue
-            if v == WIN:
-                st[g] = WIN  # level 0: its predecessors lose a move into it
-                has_win = True
-                continue
-            dv[g] = rank + DV0
-            _, nonrem, nk = movement_children(T, Ob, flying, m, o, M, O, kids)
-            best = -(1 << 30)
-            for i in range(nk):
-                j = kids[i]
-                if j != END and child_vals[j] == DRAW:  # (END wins: never a drawn position's)
-                    x = -(np.int64(child_dv[j]) - DV0) - rank
-                    if x > best:
-                        best = x
-            if nonrem > COUNT_MAX:
-                errors[bi % errors.shape[0]] += 1
-            st[g] = nonrem << 2
-            if best != -(1 << 30):
-                exits[g] = best + KEY0
-        wins[b] = has_win
+        _draws_block(T, Ob, flying, m, o, off, rank, vals, st, exits, dv, child_vals, child_dv,
+                     lo_blk, wins, errors, end, np.int64(bi), kids)
+
+
+@njit(**CHUNK)
+def _draws_block(T, Ob, flying, m, o, off, rank, vals, st, exits, dv, child_vals, child_dv,
+                 lo_blk, wins, errors, end, bi, kids):
+    """One block of ``count_draws``."""
+    b = lo_blk + bi
+    has_win = False
+    for g in range(b * BLOCK, min(b * BLOCK + BLOCK, end)):
+        M, O, used = unindex_one(T, Ob, m, o, g - off)
+        exits[g] = NONE
+        dv[g] = 0
+        v = vals[g - off]
+        if not used or v == LOSS:
+            st[g] = UNUSED
+            continue
+        if v == WIN:
+            st[g] = WIN  # level 0: its predecessors lose a move into it
+            has_win = True
+            continue
+        dv[g] = rank + DV0
+        _, nonrem, nk = movement_children(T, Ob, flying, m, o, M, O, kids)
+        best = -(1 << 30)
+        for i in range(nk):
+            j = kids[i]
+            if j != END and child_vals[j] == DRAW:  # (END wins: never a drawn position's)
+                x = -(np.int64(child_dv[j]) - DV0) - rank
+                if x > best:
+                    best = x
+        if nonrem > COUNT_MAX:
+            errors[bi % errors.shape[0]] += 1
+        st[g] = nonrem << 2
+        if best != -(1 << 30):
+            exits[g] = best + KEY0
+    wins[b] = has_win
 
 
 @njit(parallel=True, **_NJ)

@@ -34,6 +34,7 @@ from ..core.codes import LOSS, UNUSED, WIN
 from .hashing import unindex_one
 from .retro import BLOCK, COUNT_MAX, DRAWCONV
 from .turns import END, kid_buffer, movement_children
+from .jit import CHUNK
 
 _NJ = dict(cache=True, nogil=True)
 
@@ -82,35 +83,43 @@ def count_dtw(T, Ob, flying, m, o, off, slots, vals, st, exits, child_vals, chil
     dtw // 2 (the dtw file's entries; a win's dtw is odd)."""
     end = off + slots
     for bi in prange(hi_blk - lo_blk):
-        b = lo_blk + bi
-        g0 = b * BLOCK
-        g1 = min(g0 + BLOCK, end)
-        has0 = False
         kids = kid_buffer()
-        for g in range(g0, g1):
-            v = vals[g]
-            M, O, used = unindex_one(T, Ob, m, o, g - off)
-            if not used or (v != WIN and v != LOSS):  # draws and unused slots take no part
-                st[g] = UNUSED  # (an unused slot's value is a neighbour's, kept for compression)
-                exits[g] = NONE
+        _dtw_block(T, Ob, flying, m, o, off, vals, st, exits, child_vals, child_dtw, halved,
+                   lo_blk, flag0, errors, end, np.int64(bi), kids)
+
+
+@njit(**CHUNK)
+def _dtw_block(T, Ob, flying, m, o, off, vals, st, exits, child_vals, child_dtw, halved, lo_blk,
+               flag0, errors, end, bi, kids):
+    """One block of ``count_dtw``."""
+    b = lo_blk + bi
+    g0 = b * BLOCK
+    g1 = min(g0 + BLOCK, end)
+    has0 = False
+    for g in range(g0, g1):
+        v = vals[g]
+        M, O, used = unindex_one(T, Ob, m, o, g - off)
+        if not used or (v != WIN and v != LOSS):  # draws and unused slots take no part
+            st[g] = UNUSED  # (an unused slot's value is a neighbour's, kept for compression)
+            exits[g] = NONE
+            continue
+        moves, nonrem, nk = movement_children(T, Ob, flying, m, o, M, O, kids)
+        anymove = moves > 0
+        best_win = NONE  # least exit level into a lost child
+        worst = 0  # largest exit level
+        for x in range(nk):
+            j = kids[x]
+            if j == END:  # the removal ends the game: the child is lost in 0
+                best_win = 1
+                worst = max(worst, 1)
                 continue
-            moves, nonrem, nk = movement_children(T, Ob, flying, m, o, M, O, kids)
-            anymove = moves > 0
-            best_win = NONE  # least exit level into a lost child
-            worst = 0  # largest exit level
-            for x in range(nk):
-                j = kids[x]
-                if j == END:  # the removal ends the game: the child is lost in 0
-                    best_win = 1
-                    worst = max(worst, 1)
-                    continue
-                best_win, worst = exit_level(np.int64(child_vals[j]), np.int64(child_dtw[j]), halved,
-                                             best_win, worst)
-            st[g], exits[g], lost0, bad = dtw_state(v, anymove, nonrem, best_win, worst)
-            has0 |= lost0
-            if bad:
-                errors[bi % errors.shape[0]] += 1
-        flag0[b] = has0
+            best_win, worst = exit_level(np.int64(child_vals[j]), np.int64(child_dtw[j]), halved,
+                                         best_win, worst)
+        st[g], exits[g], lost0, bad = dtw_state(v, anymove, nonrem, best_win, worst)
+        has0 |= lost0
+        if bad:
+            errors[bi % errors.shape[0]] += 1
+    flag0[b] = has0
 
 
 @njit(parallel=True, **_NJ)

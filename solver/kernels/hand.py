@@ -24,6 +24,7 @@ from .hashing import anchor, colex_rank, compress, expand, index_one, ranked, sy
 from .dtw import NONE, dtw_state, exit_level
 from .retro import BLOCK, COUNT_MAX, counted, removal_exits
 from .turns import END, hand_children, kid_buffer, placements, slide_children
+from .jit import CHUNK
 
 _NJ = dict(cache=True, nogil=True)
 
@@ -48,37 +49,46 @@ def count_hand_dtw(T, Ob, fly, dm, m, o, hm, ho, off, slots, vals, st, exits, c0
     hold dtw // 2, as the files store it)."""
     end = off + slots
     for bi in prange(hi_blk - lo_blk):
-        b = lo_blk + bi
-        g0 = b * BLOCK
-        g1 = min(g0 + BLOCK, end)
-        has0 = False
         kids = kid_buffer()
         kinds = kid_buffer()
         rows = np.empty((MAX_TURNS, 3), dtype=np.int64)
-        for g in range(g0, g1):
-            v = vals[g]
-            M, O, used = unindex_one(T, Ob, m, o, g - off)
-            if not used or (v != WIN and v != LOSS):
-                st[g] = UNUSED
-                exits[g] = NONE
+        _hand_dtw_block(T, Ob, fly, dm, m, o, hm, ho, off, vals, st, exits, c0, c1, c2, c3, w0,
+                        w1, w2, w3, halved, lo_blk, flag0, errors, end, np.int64(bi), kids, kinds,
+                        rows)
+
+
+@njit(**CHUNK)
+def _hand_dtw_block(T, Ob, fly, dm, m, o, hm, ho, off, vals, st, exits, c0, c1, c2, c3, w0, w1,
+                    w2, w3, halved, lo_blk, flag0, errors, end, bi, kids, kinds, rows):
+    """One block of ``count_hand_dtw``."""
+    b = lo_blk + bi
+    g0 = b * BLOCK
+    g1 = min(g0 + BLOCK, end)
+    has0 = False
+    for g in range(g0, g1):
+        v = vals[g]
+        M, O, used = unindex_one(T, Ob, m, o, g - off)
+        if not used or (v != WIN and v != LOSS):
+            st[g] = UNUSED
+            exits[g] = NONE
+            continue
+        moves, quiet, nk = hand_children(T, Ob, fly, ho, dm, m, o, hm, M, O, kids, kinds, rows)
+        best_win = NONE
+        worst = 0
+        for x in range(nk):
+            j = kids[x]
+            if j == END:
+                best_win = 1
+                worst = max(worst, 1)
                 continue
-            moves, quiet, nk = hand_children(T, Ob, fly, ho, dm, m, o, hm, M, O, kids, kinds, rows)
-            best_win = NONE
-            worst = 0
-            for x in range(nk):
-                j = kids[x]
-                if j == END:
-                    best_win = 1
-                    worst = max(worst, 1)
-                    continue
-                k = kinds[x]
-                best_win, worst = exit_level(_at(k, c0, c1, c2, c3, j), _at(k, w0, w1, w2, w3, j),
-                                             halved, best_win, worst)
-            st[g], exits[g], lost0, bad = dtw_state(v, moves > 0, quiet, best_win, worst)
-            has0 |= lost0
-            if bad:
-                errors[bi % errors.shape[0]] += 1
-        flag0[b] = has0
+            k = kinds[x]
+            best_win, worst = exit_level(_at(k, c0, c1, c2, c3, j), _at(k, w0, w1, w2, w3, j),
+                                         halved, best_win, worst)
+        st[g], exits[g], lost0, bad = dtw_state(v, moves > 0, quiet, best_win, worst)
+        has0 |= lost0
+        if bad:
+            errors[bi % errors.shape[0]] += 1
+    flag0[b] = has0
 
 
 @njit(parallel=True, **_NJ)
@@ -88,41 +98,50 @@ def count_hand_draws(T, Ob, fly, dm, m, o, hm, ho, off, slots, rank, vals, st, e
     ``c_k``, ``e_k`` the value and stored draw-value planes of the subspace of exit kind k."""
     end = off + slots
     for bi in prange(hi_blk - lo_blk):
-        b = lo_blk + bi
-        has_win = False
         kids = kid_buffer()
         kinds = kid_buffer()
         rows = np.empty((MAX_TURNS, 3), dtype=np.int64)
-        for g in range(b * BLOCK, min(b * BLOCK + BLOCK, end)):
-            M, O, used = unindex_one(T, Ob, m, o, g - off)
-            exits[g] = 0xFFFF
-            dv[g] = 0
-            v = vals[g - off]
-            if not used or v == LOSS:
-                st[g] = UNUSED
+        _hand_draws_block(T, Ob, fly, dm, m, o, hm, ho, off, rank, vals, st, exits, dv, c0, c1,
+                          c2, c3, e0, e1, e2, e3, key0, lo_blk, wins, errors, end, np.int64(bi),
+                          kids, kinds, rows)
+
+
+@njit(**CHUNK)
+def _hand_draws_block(T, Ob, fly, dm, m, o, hm, ho, off, rank, vals, st, exits, dv, c0, c1, c2,
+                      c3, e0, e1, e2, e3, key0, lo_blk, wins, errors, end, bi, kids, kinds, rows):
+    """One block of ``count_hand_draws``."""
+    b = lo_blk + bi
+    has_win = False
+    for g in range(b * BLOCK, min(b * BLOCK + BLOCK, end)):
+        M, O, used = unindex_one(T, Ob, m, o, g - off)
+        exits[g] = 0xFFFF
+        dv[g] = 0
+        v = vals[g - off]
+        if not used or v == LOSS:
+            st[g] = UNUSED
+            continue
+        if v == WIN:
+            st[g] = WIN
+            has_win = True
+            continue
+        dv[g] = rank + DV0
+        _, quiet, nk = hand_children(T, Ob, fly, ho, dm, m, o, hm, M, O, kids, kinds, rows)
+        best = -(1 << 30)
+        for i in range(nk):
+            j = kids[i]
+            if j == END:
                 continue
-            if v == WIN:
-                st[g] = WIN
-                has_win = True
-                continue
-            dv[g] = rank + DV0
-            _, quiet, nk = hand_children(T, Ob, fly, ho, dm, m, o, hm, M, O, kids, kinds, rows)
-            best = -(1 << 30)
-            for i in range(nk):
-                j = kids[i]
-                if j == END:
-                    continue
-                k = kinds[i]
-                if _at(k, c0, c1, c2, c3, j) == DRAW:
-                    x = -(_at(k, e0, e1, e2, e3, j) - DV0) - rank
-                    if x > best:
-                        best = x
-            if quiet > COUNT_MAX:
-                errors[bi % errors.shape[0]] += 1
-            st[g] = quiet << 2
-            if best != -(1 << 30):
-                exits[g] = best + key0
-        wins[b] = has_win
+            k = kinds[i]
+            if _at(k, c0, c1, c2, c3, j) == DRAW:
+                x = -(_at(k, e0, e1, e2, e3, j) - DV0) - rank
+                if x > best:
+                    best = x
+        if quiet > COUNT_MAX:
+            errors[bi % errors.shape[0]] += 1
+        st[g] = quiet << 2
+        if best != -(1 << 30):
+            exits[g] = best + key0
+    wins[b] = has_win
 
 
 @njit(parallel=True, **_NJ)
@@ -151,94 +170,104 @@ def count_hand_sweep(T, Ob, fly, dm, m, o, hm, ho, off, st, flag0, flag1, c0, c1
         q_s = np.zeros(n, dtype=np.int64)
         q_rep = np.zeros(n, dtype=np.int64)
         q_stab = np.zeros(n, dtype=np.int64)
-        # bit[p, q]: where point p lands in the child's rank space after placing on q (the
-        # symmetry that canonicalises M | q, then compression onto the points it leaves free);
-        # img[q]: the opponent's mask so mapped, kept up to date as the mask changes (the
-        # placement sweep's scheme, kernels/placement.py)
         bit = np.zeros((n, n), dtype=np.int64)
         img = np.zeros(n, dtype=np.int64)
         blocks = np.zeros(3, dtype=np.int64)
-        for k in range(3):
-            if o - k >= 0:
-                blocks[k] = T.binom[n - m - 1, o - k]
-        nbad = 0
-        for ri in range(a, b):
-            M = Ob.reps[base + ri]
-            free = T.full & ~M
+        _hand_sweep_rows(T, Ob, fly, dm, m, o, hm, ho, off, st, flag0, flag1, c0, c1, c2, c3,
+                         errors, n, n_opp, base, ends, np.int64(c), a, b, kids, rows, q_closed,
+                         q_orbit, q_s, q_rep, q_stab, bit, img, blocks)
+
+
+@njit(**CHUNK)
+def _hand_sweep_rows(T, Ob, fly, dm, m, o, hm, ho, off, st, flag0, flag1, c0, c1, c2, c3, errors,
+                     n, n_opp, base, ends, c, a, b, kids, rows, q_closed, q_orbit, q_s, q_rep,
+                     q_stab, bit, img, blocks):
+    """One chunk of ``count_hand_sweep``: the mover representatives ``a .. b - 1``."""
+    # bit[p, q]: where point p lands in the child's rank space after placing on q (the
+    # symmetry that canonicalises M | q, then compression onto the points it leaves free);
+    # img[q]: the opponent's mask so mapped, kept up to date as the mask changes (the
+    # placement sweep's scheme, kernels/placement.py)
+    for k in range(3):
+        if o - k >= 0:
+            blocks[k] = T.binom[n - m - 1, o - k]
+    nbad = 0
+    for ri in range(a, b):
+        M = Ob.reps[base + ri]
+        free = T.full & ~M
+        if hm > 0:
+            f = free
+            while f:
+                qb = f & -f
+                f ^= qb
+                q = ctz(qb)
+                q_closed[q] = closed_mills(T, M | qb, q)
+                orb, s, rep, stab = anchor(T, Ob, m + 1, M | qb)
+                q_orbit[q] = orb
+                q_s[q] = s
+                q_rep[q] = rep
+                q_stab[q] = stab
+                rfree = T.full & ~rep
+                gg = free ^ qb
+                while gg:
+                    pb = gg & -gg
+                    gg ^= pb
+                    bit[ctz(pb), q] = compress(T, sym_image(T, s, pb), rfree)
+            for q in range(n):
+                img[q] = 0
+        prev = np.int64(0)
+        x = (np.int64(1) << o) - 1  # the opponent's mask compressed onto the free points
+        for _ in range(n_opp):
+            O = expand(T, x, free)
+            if o > 0:  # next o-subset (Gosper's hack)
+                low = x & -x
+                rr = x + low
+                x = (((rr ^ x) >> 2) // low) | rr
             if hm > 0:
-                f = free
-                while f:
-                    qb = f & -f
-                    f ^= qb
-                    q = ctz(qb)
-                    q_closed[q] = closed_mills(T, M | qb, q)
-                    orb, s, rep, stab = anchor(T, Ob, m + 1, M | qb)
-                    q_orbit[q] = orb
-                    q_s[q] = s
-                    q_rep[q] = rep
-                    q_stab[q] = stab
-                    rfree = T.full & ~rep
-                    gg = free ^ qb
-                    while gg:
-                        pb = gg & -gg
-                        gg ^= pb
-                        bit[ctz(pb), q] = compress(T, sym_image(T, s, pb), rfree)
-                for q in range(n):
-                    img[q] = 0
-            prev = np.int64(0)
-            x = (np.int64(1) << o) - 1  # the opponent's mask compressed onto the free points
-            for _ in range(n_opp):
-                O = expand(T, x, free)
-                if o > 0:  # next o-subset (Gosper's hack)
-                    low = x & -x
-                    rr = x + low
-                    x = (((rr ^ x) >> 2) // low) | rr
-                if hm > 0:
-                    ch = prev ^ O
-                    while ch:
-                        pb = ch & -ch
-                        ch ^= pb
-                        p = ctz(pb)
-                        for q in range(n):
-                            img[q] ^= bit[p, q]
-                    prev = O
-                g = off + index_one(T, Ob, M, O)
-                moves, quiet, nk = slide_children(T, Ob, fly, ends, m, o, M, O, kids)
-                win, drawc = removal_exits(kids, nk, c0)
-                if hm > 0 and not win:
-                    nt = placements(T, dm, M, O, q_closed, rows)
-                    moves += nt
-                    for u in range(nt):
-                        q = rows[u, 1]
-                        R = rows[u, 2]
-                        k = popcount(R)
-                        if k > 0 and o - k + ho < 3:
-                            win = True
-                            break
-                        if q_stab[q] == 1:
-                            mapped = img[q]
-                            while R:
-                                rb = R & -R
-                                R ^= rb
-                                mapped ^= bit[ctz(rb), q]
-                            j = q_orbit[q] * blocks[k] + colex_rank(T, mapped)
-                        else:
-                            j = q_orbit[q] * blocks[k] + ranked(T, q_s[q], q_rep[q], q_stab[q],
-                                                                sym_image(T, q_s[q], O ^ R))
-                        v = _at(k + 1, c0, c1, c2, c3, j)
-                        if v == LOSS:
-                            win = True
-                            break
-                        if v == 0:
-                            drawc = True
-                elif hm > 0:
-                    moves += 1  # (won already: the count of moves no longer matters)
-                state, level = counted(win, drawc, quiet, moves)
-                st[g] = state
-                if level == 0:
-                    flag0[g // BLOCK] = 1
-                elif level == 1:
-                    flag1[g // BLOCK] = 1
-                if level == -1 and quiet > COUNT_MAX:
-                    nbad += 1
-        errors[c % errors.shape[0]] += nbad
+                ch = prev ^ O
+                while ch:
+                    pb = ch & -ch
+                    ch ^= pb
+                    p = ctz(pb)
+                    for q in range(n):
+                        img[q] ^= bit[p, q]
+                prev = O
+            g = off + index_one(T, Ob, M, O)
+            moves, quiet, nk = slide_children(T, Ob, fly, ends, m, o, M, O, kids)
+            win, drawc = removal_exits(kids, nk, c0)
+            if hm > 0 and not win:
+                nt = placements(T, dm, M, O, q_closed, rows)
+                moves += nt
+                for u in range(nt):
+                    q = rows[u, 1]
+                    R = rows[u, 2]
+                    k = popcount(R)
+                    if k > 0 and o - k + ho < 3:
+                        win = True
+                        break
+                    if q_stab[q] == 1:
+                        mapped = img[q]
+                        while R:
+                            rb = R & -R
+                            R ^= rb
+                            mapped ^= bit[ctz(rb), q]
+                        j = q_orbit[q] * blocks[k] + colex_rank(T, mapped)
+                    else:
+                        j = q_orbit[q] * blocks[k] + ranked(T, q_s[q], q_rep[q], q_stab[q],
+                                                            sym_image(T, q_s[q], O ^ R))
+                    v = _at(k + 1, c0, c1, c2, c3, j)
+                    if v == LOSS:
+                        win = True
+                        break
+                    if v == 0:
+                        drawc = True
+            elif hm > 0:
+                moves += 1  # (won already: the count of moves no longer matters)
+            state, level = counted(win, drawc, quiet, moves)
+            st[g] = state
+            if level == 0:
+                flag0[g // BLOCK] = 1
+            elif level == 1:
+                flag1[g // BLOCK] = 1
+            if level == -1 and quiet > COUNT_MAX:
+                nbad += 1
+    errors[c % errors.shape[0]] += nbad

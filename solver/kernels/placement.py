@@ -36,6 +36,7 @@ from .bitboard import MAX_TURNS, closed_mills, count_result, switches
 from .bits import ctz, popcount, prefetch
 from .hashing import anchor, colex_rank, compress, expand, index_one, ranked, sym_image
 from .turns import placements
+from .jit import CHUNK
 
 _NJ = dict(cache=True, nogil=True)
 _BIG = 1 << 30
@@ -84,134 +85,144 @@ def placement_sweep(T, Ob, dm, m, o, hm, ho, r_lo, r_hi, out, cinfo, c0, c1, c2,
         q_s = np.zeros(n, dtype=np.int64)
         q_rep = np.zeros(n, dtype=np.int64)
         q_stab = np.zeros(n, dtype=np.int64)
-        # bit[p, q]: where point p lands in the child's rank space after placing on q (the
-        # symmetry that canonicalises M | q, then compression onto the points it leaves free);
-        # img[q]: the opponent's mask so mapped, kept up to date as the mask changes
         bit = np.zeros((n, n), dtype=np.int64)
         img = np.zeros(n, dtype=np.int64)
         blocks = np.zeros(3, dtype=np.int64)
-        with_dtw = wout.shape[0] > 0
-        with_dv = vout.shape[0] > 0
-        for k in range(3):
+        _sweep_rows(T, Ob, dm, m, o, out, cinfo, c0, c1, c2, w0, w1, w2, wout, v0, v1, v2, vout,
+                    n, switched, n_opp, base, np.int64(c), a, b, turns, q_closed, q_orbit, q_s,
+                    q_rep, q_stab, bit, img, blocks)
+
+
+@njit(**CHUNK)
+def _sweep_rows(T, Ob, dm, m, o, out, cinfo, c0, c1, c2, w0, w1, w2, wout, v0, v1, v2, vout, n,
+                switched, n_opp, base, c, a, b, turns, q_closed, q_orbit, q_s, q_rep, q_stab, bit,
+                img, blocks):
+    """One chunk of ``placement_sweep``: the mover representatives ``a .. b - 1``."""
+    # bit[p, q]: where point p lands in the child's rank space after placing on q (the
+    # symmetry that canonicalises M | q, then compression onto the points it leaves free);
+    # img[q]: the opponent's mask so mapped, kept up to date as the mask changes
+    with_dtw = wout.shape[0] > 0
+    with_dv = vout.shape[0] > 0
+    for k in range(3):
+        if switched:
+            blocks[k] = T.binom[n - cinfo[k, 1], cinfo[k, 0]]
+    for ri in range(a, b):
+        M = Ob.reps[base + ri]
+        free = T.full & ~M
+        # what depends on the mover's mask and the placed point only
+        f = free
+        while f:
+            qb = f & -f
+            f ^= qb
+            q = ctz(qb)
+            q_closed[q] = closed_mills(T, M | qb, q)
             if switched:
-                blocks[k] = T.binom[n - cinfo[k, 1], cinfo[k, 0]]
-        for ri in range(a, b):
-            M = Ob.reps[base + ri]
-            free = T.full & ~M
-            # what depends on the mover's mask and the placed point only
-            f = free
-            while f:
-                qb = f & -f
-                f ^= qb
-                q = ctz(qb)
-                q_closed[q] = closed_mills(T, M | qb, q)
-                if switched:
-                    orb, s, rep, stab = anchor(T, Ob, m + 1, M | qb)
-                    q_orbit[q] = orb
-                    q_s[q] = s
-                    q_rep[q] = rep
-                    q_stab[q] = stab
-                    rfree = T.full & ~rep
-                    g = free ^ qb
-                    while g:
-                        pb = g & -g
-                        g ^= pb
-                        bit[ctz(pb), q] = compress(T, sym_image(T, s, pb), rfree)
-            for q in range(n):
-                img[q] = 0
-            prev = 0
-            x = (1 << o) - 1  # the opponent's mask compressed onto the free points (colex order)
-            for _ in range(n_opp):
-                O = expand(T, x, free)
-                if o > 0:  # next o-subset (Gosper's hack)
-                    low = x & -x
-                    rr = x + low
-                    x = (((rr ^ x) >> 2) // low) | rr
-                if switched:
-                    ch = prev ^ O
-                    while ch:
-                        pb = ch & -ch
-                        ch ^= pb
-                        p = ctz(pb)
-                        for q in range(n):
-                            img[q] ^= bit[p, q]
-                    prev = O
-                slot = index_one(T, Ob, M, O)
-                prefetch(out, slot)  # the write at the end then finds its line in cache
-                best_win = _BIG
-                worst_loss = -1
-                draw = False
-                best_win_w = _BIG
-                worst_w = 0
-                best_dv = -_BIG
-                nt = placements(T, dm, M, O, q_closed, turns)
-                for u in range(nt):
-                    q = turns[u, 1]
-                    R = turns[u, 2]
-                    k = popcount(R)
-                    O2 = O ^ R
-                    moved = cinfo[k, 2] == 1
-                    # the child's value for its side to move, and its distance
-                    r = ONGOING
-                    if cinfo[k, 3] == 1:
-                        r = count_result(cinfo[k, 4], cinfo[k, 5])
-                    w = np.int64(0)
-                    dv = np.int64(0)
-                    if r != ONGOING:
-                        v = np.int64(r)
-                        d = np.int64(0)
-                    else:
-                        if not switched:
-                            j = index_one(T, Ob, M | (np.int64(1) << q), O2)
-                        elif q_stab[q] == 1:
-                            mapped = img[q]
-                            while R:
-                                rb = R & -R
-                                R ^= rb
-                                mapped ^= bit[ctz(rb), q]
-                            j = q_orbit[q] * blocks[k] + colex_rank(T, mapped)
-                        else:
-                            j = q_orbit[q] * blocks[k] + ranked(
-                                T, q_s[q], q_rep[q], q_stab[q], sym_image(T, q_s[q], O2))
-                        byte = _at(k, c0, c1, c2, j)
-                        v = byte & 3
-                        d = byte >> 2
-                        if with_dtw:
-                            w = _at(k, w0, w1, w2, j)
-                        if with_dv:
-                            dv = _at(k, v0, v1, v2, j) - DV0
-                    dd = 1 if (k > 0 or moved) else d + 1
-                    if switched:
-                        if v == WIN:
-                            v = LOSS
-                        elif v == LOSS:
-                            v = WIN
-                    if v == WIN:
-                        if dd < best_win:
-                            best_win = dd
-                        if w + 1 < best_win_w:
-                            best_win_w = w + 1
-                    elif v == DRAW:
-                        draw = True
-                        if switched:
-                            dv = -dv
-                        if dv > best_dv:
-                            best_dv = dv
-                    elif dd > worst_loss:
-                        worst_loss = dd
-                    if w + 1 > worst_w:
-                        worst_w = w + 1
-                if nt == 0:
-                    res = LOSS
-                elif best_win < _BIG:
-                    res = WIN | (best_win << 2)
-                elif draw:
-                    res = DRAW
+                orb, s, rep, stab = anchor(T, Ob, m + 1, M | qb)
+                q_orbit[q] = orb
+                q_s[q] = s
+                q_rep[q] = rep
+                q_stab[q] = stab
+                rfree = T.full & ~rep
+                g = free ^ qb
+                while g:
+                    pb = g & -g
+                    g ^= pb
+                    bit[ctz(pb), q] = compress(T, sym_image(T, s, pb), rfree)
+        for q in range(n):
+            img[q] = 0
+        prev = 0
+        x = (1 << o) - 1  # the opponent's mask compressed onto the free points (colex order)
+        for _ in range(n_opp):
+            O = expand(T, x, free)
+            if o > 0:  # next o-subset (Gosper's hack)
+                low = x & -x
+                rr = x + low
+                x = (((rr ^ x) >> 2) // low) | rr
+            if switched:
+                ch = prev ^ O
+                while ch:
+                    pb = ch & -ch
+                    ch ^= pb
+                    p = ctz(pb)
+                    for q in range(n):
+                        img[q] ^= bit[p, q]
+                prev = O
+            slot = index_one(T, Ob, M, O)
+            prefetch(out, slot)  # the write at the end then finds its line in cache
+            best_win = _BIG
+            worst_loss = -1
+            draw = False
+            best_win_w = _BIG
+            worst_w = 0
+            best_dv = -_BIG
+            nt = placements(T, dm, M, O, q_closed, turns)
+            for u in range(nt):
+                q = turns[u, 1]
+                R = turns[u, 2]
+                k = popcount(R)
+                O2 = O ^ R
+                moved = cinfo[k, 2] == 1
+                # the child's value for its side to move, and its distance
+                r = ONGOING
+                if cinfo[k, 3] == 1:
+                    r = count_result(cinfo[k, 4], cinfo[k, 5])
+                w = np.int64(0)
+                dv = np.int64(0)
+                if r != ONGOING:
+                    v = np.int64(r)
+                    d = np.int64(0)
                 else:
-                    res = LOSS | (worst_loss << 2)
-                out[slot] = res
-                if with_dtw:
-                    code = res & 3
-                    wout[slot] = best_win_w if code == WIN else (worst_w if code == LOSS else 0)
-                if with_dv:
-                    vout[slot] = best_dv + DV0 if (res & 3) == DRAW else 0
+                    if not switched:
+                        j = index_one(T, Ob, M | (np.int64(1) << q), O2)
+                    elif q_stab[q] == 1:
+                        mapped = img[q]
+                        while R:
+                            rb = R & -R
+                            R ^= rb
+                            mapped ^= bit[ctz(rb), q]
+                        j = q_orbit[q] * blocks[k] + colex_rank(T, mapped)
+                    else:
+                        j = q_orbit[q] * blocks[k] + ranked(
+                            T, q_s[q], q_rep[q], q_stab[q], sym_image(T, q_s[q], O2))
+                    byte = _at(k, c0, c1, c2, j)
+                    v = byte & 3
+                    d = byte >> 2
+                    if with_dtw:
+                        w = _at(k, w0, w1, w2, j)
+                    if with_dv:
+                        dv = _at(k, v0, v1, v2, j) - DV0
+                dd = 1 if (k > 0 or moved) else d + 1
+                if switched:
+                    if v == WIN:
+                        v = LOSS
+                    elif v == LOSS:
+                        v = WIN
+                if v == WIN:
+                    if dd < best_win:
+                        best_win = dd
+                    if w + 1 < best_win_w:
+                        best_win_w = w + 1
+                elif v == DRAW:
+                    draw = True
+                    if switched:
+                        dv = -dv
+                    if dv > best_dv:
+                        best_dv = dv
+                elif dd > worst_loss:
+                    worst_loss = dd
+                if w + 1 > worst_w:
+                    worst_w = w + 1
+            if nt == 0:
+                res = LOSS
+            elif best_win < _BIG:
+                res = WIN | (best_win << 2)
+            elif draw:
+                res = DRAW
+            else:
+                res = LOSS | (worst_loss << 2)
+            out[slot] = res
+            if with_dtw:
+                code = res & 3
+                wout[slot] = best_win_w if code == WIN else (worst_w if code == LOSS else 0)
+            if with_dv:
+                vout[slot] = best_dv + DV0 if (res & 3) == DRAW else 0

@@ -38,6 +38,7 @@ from .bitboard import in_mills
 from .bits import ctz, prefetch
 from .hashing import anchor, ranked, sym_image, unindex_one
 from .turns import END, kid_buffer, movement_children
+from .jit import CHUNK
 
 _NJ = dict(cache=True, nogil=True)
 
@@ -61,27 +62,34 @@ def count_pass(T, Ob, flying, m, o, off, slots, st, flag0, flag1, child, lo_blk,
     1 win, 2 loss) of subspace (o-1, m), empty when a removal ends the game."""
     end = off + slots
     for bi in prange(hi_blk - lo_blk):
-        b = lo_blk + bi
-        g0 = b * BLOCK
-        g1 = min(g0 + BLOCK, end)
-        has0 = False
-        has1 = False
         kids = kid_buffer()
-        for g in range(g0, g1):
-            M, O, used = unindex_one(T, Ob, m, o, g - off)
-            if not used:
-                st[g] = UNUSED
-                continue
-            moves, nonrem, nk = movement_children(T, Ob, flying, m, o, M, O, kids)
-            win, drawc = removal_exits(kids, nk, child)
-            state, level = counted(win, drawc, nonrem, moves)
-            st[g] = state
-            has0 |= level == 0
-            has1 |= level == 1
-            if level == -1 and nonrem > COUNT_MAX:
-                errors[bi % errors.shape[0]] += 1
-        flag0[b] = has0
-        flag1[b] = has1
+        _count_block(T, Ob, flying, m, o, off, st, flag0, flag1, child, lo_blk, errors, end,
+                     np.int64(bi), kids)
+
+
+@njit(**CHUNK)
+def _count_block(T, Ob, flying, m, o, off, st, flag0, flag1, child, lo_blk, errors, end, bi, kids):
+    """One block of ``count_pass``."""
+    b = lo_blk + bi
+    g0 = b * BLOCK
+    g1 = min(g0 + BLOCK, end)
+    has0 = False
+    has1 = False
+    for g in range(g0, g1):
+        M, O, used = unindex_one(T, Ob, m, o, g - off)
+        if not used:
+            st[g] = UNUSED
+            continue
+        moves, nonrem, nk = movement_children(T, Ob, flying, m, o, M, O, kids)
+        win, drawc = removal_exits(kids, nk, child)
+        state, level = counted(win, drawc, nonrem, moves)
+        st[g] = state
+        has0 |= level == 0
+        has1 |= level == 1
+        if level == -1 and nonrem > COUNT_MAX:
+            errors[bi % errors.shape[0]] += 1
+    flag0[b] = has0
+    flag1[b] = has1
 
 
 @njit(inline="always", **_NJ)
@@ -142,99 +150,107 @@ def emit(T, Ob, parts, nparts, st, d, flags, task_blk, task_slot, buf, buf_n, er
     nblocks = flags.shape[0]
     n = T.n
     for t in prange(ntask):
-        k = 0
-        blk = task_blk[t]
-        g = task_slot[t]
         js = np.empty(256, dtype=np.int64)
         ws = np.empty(256, dtype=np.int64)
-        while blk < nblocks:
-            if not flags[blk]:
-                blk += ntask
-                g = blk * BLOCK
-                continue
-            p = 0
-            if nparts == 2 and blk * BLOCK >= parts[1, P_OFF]:
-                p = 1
-            m = parts[p, P_M]
-            o = parts[p, P_O]
-            offp = parts[p, P_OFF]
-            q = parts[p, P_TARGET]
-            offq = parts[q, P_OFF]
-            g1 = min((blk + 1) * BLOCK, offp + parts[p, P_SLOTS])
-            full = False
-            while g < g1:
-                v = np.int64(st[g])
-                kind = v & 3
-                if (v >> 2) != d or kind == 0 or kind == UNUSED:
-                    g += 1
-                    continue
-                if k + RESERVE > cap:
-                    full = True
-                    break
-                i = g - offp
-                M, O, _ = unindex_one(T, Ob, m, o, i)
-                orb, s, rep, stab = anchor(T, Ob, m, M)
-                base = offq + orb * T.binom[n - m, o]
-                simple = True
-                sP = 1
-                if kind == WIN:
-                    ob_o = i // T.binom[n - o, m]
-                    stO = np.int64(Ob.stab[Ob.reps_off[o] + ob_o])
-                    if stO != 1:
-                        sP = _stab_size(T, stO, M)
-                    if sP != 1 or stab != 1:
-                        simple = False
-                gO = sym_image(T, s, O)
-                empty = T.full & ~(M | O)
-                fly = parts[p, P_FLY] != 0
-                nloc = 0
-                # the opponent's last move closed no mill (a mill with nothing to remove, when
-                # the side to move has no piece on the board, is a quiet move too)
-                qs = O & ~in_mills(T, O) if m > 0 else O
-                while qs:
-                    qb = qs & -qs
-                    qs ^= qb
-                    qpt = ctz(qb)
-                    gq = np.int64(1) << T.sym_point[s, qpt]
-                    srcs = empty if fly else (T.adj[qpt] & empty)
-                    while srcs:
-                        pb = srcs & -srcs
-                        srcs ^= pb
-                        gO2 = gO ^ gq ^ (np.int64(1) << T.sym_point[s, ctz(pb)])
-                        # no look at st[j] here: a branch on a random load would stall;
-                        # apply skips decided slots
-                        j = base + ranked(T, s, rep, stab, gO2)
-                        if kind == LOSS:
-                            buf[t, k] = j << 8
-                            k += 1
-                        elif simple:
-                            buf[t, k] = (j << 8) | 1
-                            k += 1
-                        else:
-                            sQ = 1 if stab == 1 else _stab_size(T, stab, gO2)
-                            found = False
-                            for x in range(nloc):
-                                if js[x] == j:
-                                    ws[x] += sQ
-                                    found = True
-                                    break
-                            if not found:
-                                js[nloc] = j
-                                ws[nloc] = sQ
-                                nloc += 1
-                for x in range(nloc):
-                    if ws[x] % sP != 0:
-                        errors[t] += 1
-                    buf[t, k] = (js[x] << 8) | (ws[x] // sP)
-                    k += 1
-                g += 1
-            if full:
-                break
+        _emit_task(T, Ob, parts, nparts, st, d, flags, task_blk, task_slot, buf, buf_n, errors,
+                   ntask, cap, nblocks, n, np.int64(t), js, ws)
+
+
+@njit(**CHUNK)
+def _emit_task(T, Ob, parts, nparts, st, d, flags, task_blk, task_slot, buf, buf_n, errors, ntask,
+               cap, nblocks, n, t, js, ws):
+    """One task of ``emit``."""
+    k = 0
+    blk = task_blk[t]
+    g = task_slot[t]
+    while blk < nblocks:
+        if not flags[blk]:
             blk += ntask
             g = blk * BLOCK
-        task_blk[t] = blk
-        task_slot[t] = g
-        buf_n[t] = k
+            continue
+        p = 0
+        if nparts == 2 and blk * BLOCK >= parts[1, P_OFF]:
+            p = 1
+        m = parts[p, P_M]
+        o = parts[p, P_O]
+        offp = parts[p, P_OFF]
+        q = parts[p, P_TARGET]
+        offq = parts[q, P_OFF]
+        g1 = min((blk + 1) * BLOCK, offp + parts[p, P_SLOTS])
+        full = False
+        while g < g1:
+            v = np.int64(st[g])
+            kind = v & 3
+            if (v >> 2) != d or kind == 0 or kind == UNUSED:
+                g += 1
+                continue
+            if k + RESERVE > cap:
+                full = True
+                break
+            i = g - offp
+            M, O, _ = unindex_one(T, Ob, m, o, i)
+            orb, s, rep, stab = anchor(T, Ob, m, M)
+            base = offq + orb * T.binom[n - m, o]
+            simple = True
+            sP = 1
+            if kind == WIN:
+                ob_o = i // T.binom[n - o, m]
+                stO = np.int64(Ob.stab[Ob.reps_off[o] + ob_o])
+                if stO != 1:
+                    sP = _stab_size(T, stO, M)
+                if sP != 1 or stab != 1:
+                    simple = False
+            gO = sym_image(T, s, O)
+            empty = T.full & ~(M | O)
+            fly = parts[p, P_FLY] != 0
+            nloc = 0
+            # the opponent's last move closed no mill (a mill with nothing to remove, when
+            # the side to move has no piece on the board, is a quiet move too)
+            qs = O & ~in_mills(T, O) if m > 0 else O
+            while qs:
+                qb = qs & -qs
+                qs ^= qb
+                qpt = ctz(qb)
+                gq = np.int64(1) << T.sym_point[s, qpt]
+                srcs = empty if fly else (T.adj[qpt] & empty)
+                while srcs:
+                    pb = srcs & -srcs
+                    srcs ^= pb
+                    gO2 = gO ^ gq ^ (np.int64(1) << T.sym_point[s, ctz(pb)])
+                    # no look at st[j] here: a branch on a random load would stall;
+                    # apply skips decided slots
+                    j = base + ranked(T, s, rep, stab, gO2)
+                    if kind == LOSS:
+                        buf[t, k] = j << 8
+                        k += 1
+                    elif simple:
+                        buf[t, k] = (j << 8) | 1
+                        k += 1
+                    else:
+                        sQ = 1 if stab == 1 else _stab_size(T, stab, gO2)
+                        found = False
+                        for x in range(nloc):
+                            if js[x] == j:
+                                ws[x] += sQ
+                                found = True
+                                break
+                        if not found:
+                            js[nloc] = j
+                            ws[nloc] = sQ
+                            nloc += 1
+            for x in range(nloc):
+                if ws[x] % sP != 0:
+                    errors[t] += 1
+                buf[t, k] = (js[x] << 8) | (ws[x] // sP)
+                k += 1
+            g += 1
+        if full:
+            break
+        blk += ntask
+        g = blk * BLOCK
+    task_blk[t] = blk
+    task_slot[t] = g
+    buf_n[t] = k
 
 
 @njit(parallel=True, **_NJ)

@@ -22,6 +22,7 @@ from ..core.codes import DRAW, DV0, LOSE_BELOW, LOSS, ONGOING, WIN
 from .bitboard import MAX_TURNS, apply_turn, count_result, gen_turns
 from .bits import popcount
 from .hashing import index_one, unindex_one
+from .jit import CHUNK
 
 _NJ = dict(cache=True, nogil=True)
 BIG = 1 << 30
@@ -58,49 +59,59 @@ def check_movement(T, Ob, flying, m, o, vals, dtc, sib_vals, sib_dtc, child_vals
         a = span * c // nchunk
         b = span * (c + 1) // nchunk
         turns = np.empty((MAX_TURNS, 3), dtype=np.int64)
-        nbad = 0
-        first = -1
-        for t in range(a, b):
-            i = slots[t]
-            M, O, used = unindex_one(T, Ob, m, o, i)
-            if not used:
+        _check_movement_chunk(T, Ob, flying, m, o, vals, dtc, sib_vals, sib_dtc, child_vals,
+                              child_dist, slots, bad_count, bad_first, limit, blocked_draw, ends,
+                              np.int64(c), a, b, turns)
+
+
+@njit(**CHUNK)
+def _check_movement_chunk(T, Ob, flying, m, o, vals, dtc, sib_vals, sib_dtc, child_vals,
+                          child_dist, slots, bad_count, bad_first, limit, blocked_draw, ends, c,
+                          a, b, turns):
+    """One chunk of ``check_movement``."""
+    nbad = 0
+    first = -1
+    for t in range(a, b):
+        i = slots[t]
+        M, O, used = unindex_one(T, Ob, m, o, i)
+        if not used:
+            continue
+        best_win = BIG
+        worst_loss = -1
+        draw = False
+        moves = gen_turns(T, flying, 1, M, O, 0, 0, turns)
+        for u in range(moves):
+            removed = turns[u, 2]
+            if removed != 0 and ends:
+                best_win = 1
                 continue
-            best_win = BIG
-            worst_loss = -1
-            draw = False
-            moves = gen_turns(T, flying, 1, M, O, 0, 0, turns)
-            for u in range(moves):
-                removed = turns[u, 2]
-                if removed != 0 and ends:
-                    best_win = 1
-                    continue
-                cM, cO, _, _, _ = apply_turn(M, O, 0, 0, turns[u, 0], turns[u, 1], removed)
-                j = index_one(T, Ob, cM, cO)
-                if removed == 0:
-                    v = sib_vals[j]
-                    d = np.int64(sib_dtc[j]) + 1
-                    if limit >= 0 and d > limit:
-                        v = DRAW  # at counter 1 the limit comes first
-                else:
-                    v = child_vals[j]
-                    d = 1 if child_dist.shape[0] == 0 else np.int64(child_dist[j]) + 1
-                if v == LOSS:
-                    best_win = min(best_win, d)
-                elif v == DRAW:
-                    draw = True
-                else:
-                    worst_loss = max(worst_loss, d)
-            ev, ed = minimax(moves, best_win, draw, worst_loss)
-            if moves == 0 and blocked_draw:
-                ev = DRAW
-            sv = vals[i]
-            ok = sv == ev and (ev == DRAW or np.int64(dtc[i]) == ed)
-            if not ok:
-                nbad += 1
-                if first < 0:
-                    first = i
-        bad_count[c] = nbad
-        bad_first[c] = first
+            cM, cO, _, _, _ = apply_turn(M, O, 0, 0, turns[u, 0], turns[u, 1], removed)
+            j = index_one(T, Ob, cM, cO)
+            if removed == 0:
+                v = sib_vals[j]
+                d = np.int64(sib_dtc[j]) + 1
+                if limit >= 0 and d > limit:
+                    v = DRAW  # at counter 1 the limit comes first
+            else:
+                v = child_vals[j]
+                d = 1 if child_dist.shape[0] == 0 else np.int64(child_dist[j]) + 1
+            if v == LOSS:
+                best_win = min(best_win, d)
+            elif v == DRAW:
+                draw = True
+            else:
+                worst_loss = max(worst_loss, d)
+        ev, ed = minimax(moves, best_win, draw, worst_loss)
+        if moves == 0 and blocked_draw:
+            ev = DRAW
+        sv = vals[i]
+        ok = sv == ev and (ev == DRAW or np.int64(dtc[i]) == ed)
+        if not ok:
+            nbad += 1
+            if first < 0:
+                first = i
+    bad_count[c] = nbad
+    bad_first[c] = first
 
 
 @njit(parallel=True, **_NJ)
@@ -124,70 +135,80 @@ def check_placement(T, Ob, flying, count_hand, dm, m, o, hm, ho, slots, vals, dt
         a = span * c // nchunk
         b = span * (c + 1) // nchunk
         turns = np.empty((MAX_TURNS, 3), dtype=np.int64)
-        nbad = 0
-        first = -1
-        for t in range(a, b):
-            i = slots[t]
-            M, O, used = unindex_one(T, Ob, m, o, i)
-            if not used:
-                continue
-            nt = gen_turns(T, flying, dm, M, O, hm, ho, turns)
-            best_win = BIG
-            worst_loss = -1
-            draw = False
-            sound = True
-            best_dv = -BIG
-            for u in range(nt):
-                removed = turns[u, 2]
-                M2, O2, mh2, oh2, sw = apply_turn(M, O, hm, ho, turns[u, 0], turns[u, 1], removed)
-                k = popcount(removed)
-                pm = popcount(M2)
-                po = popcount(O2)
-                moved = mh2 == 0 and oh2 == 0
-                if count_hand:
-                    r = count_result(pm + mh2, po + oh2)
-                else:
-                    r = count_result(pm, po) if moved else ONGOING
-                if r != ONGOING:
-                    v = np.int64(r)
-                    d = np.int64(0)
-                else:
-                    if cinfo[k, 0] != pm or cinfo[k, 1] != po or cinfo[k, 2] != mh2 or cinfo[k, 3] != oh2:
-                        sound = False
-                        break
-                    j = index_one(T, Ob, M2, O2)
-                    if k == 0:
-                        v = np.int64(v0[j])
-                        d = np.int64(d0[j]) if d0.shape[0] else np.int64(0)
-                    elif k == 1:
-                        v = np.int64(v1[j])
-                        d = np.int64(d1[j]) if d1.shape[0] else np.int64(0)
-                    else:
-                        v = np.int64(v2[j])
-                        d = np.int64(d2[j]) if d2.shape[0] else np.int64(0)
-                dist = d + 1 if dtw or not (k > 0 or moved) else 1
-                if sw:  # the child's value is the other side's
-                    v = LOSS if v == WIN else (WIN if v == LOSS else v)
-                if v == WIN:
-                    best_win = min(best_win, dist)
-                elif v == DRAW:
-                    draw = True
-                    x = 0 if r != ONGOING else d - DV0  # a game drawn by the rules: 0
-                    best_dv = max(best_dv, -x if sw else x)
-                else:
-                    worst_loss = max(worst_loss, dist)
-            ev, ed = minimax(nt, best_win, draw, worst_loss)
-            sv = vals[i]
-            if mode == 2:
-                ok = sound and sv == ev and np.int64(dtc[i]) == (best_dv + DV0 if ev == DRAW else 0)
+        _check_placement_chunk(T, Ob, flying, count_hand, dm, m, o, hm, ho, slots, vals, dtc,
+                               cinfo, v0, d0, v1, d1, v2, d2, bad_count, bad_first, mode, dtw,
+                               np.int64(c), a, b, turns)
+
+
+@njit(**CHUNK)
+def _check_placement_chunk(T, Ob, flying, count_hand, dm, m, o, hm, ho, slots, vals, dtc, cinfo,
+                           v0, d0, v1, d1, v2, d2, bad_count, bad_first, mode, dtw, c, a, b,
+                           turns):
+    """One chunk of ``check_placement``."""
+    nbad = 0
+    first = -1
+    for t in range(a, b):
+        i = slots[t]
+        M, O, used = unindex_one(T, Ob, m, o, i)
+        if not used:
+            continue
+        nt = gen_turns(T, flying, dm, M, O, hm, ho, turns)
+        best_win = BIG
+        worst_loss = -1
+        draw = False
+        sound = True
+        best_dv = -BIG
+        for u in range(nt):
+            removed = turns[u, 2]
+            M2, O2, mh2, oh2, sw = apply_turn(M, O, hm, ho, turns[u, 0], turns[u, 1], removed)
+            k = popcount(removed)
+            pm = popcount(M2)
+            po = popcount(O2)
+            moved = mh2 == 0 and oh2 == 0
+            if count_hand:
+                r = count_result(pm + mh2, po + oh2)
             else:
-                ok = sound and sv == ev and (ev == DRAW or np.int64(dtc[i]) == ed)
-            if not ok:
-                nbad += 1
-                if first < 0:
-                    first = i
-        bad_count[c] = nbad
-        bad_first[c] = first
+                r = count_result(pm, po) if moved else ONGOING
+            if r != ONGOING:
+                v = np.int64(r)
+                d = np.int64(0)
+            else:
+                if cinfo[k, 0] != pm or cinfo[k, 1] != po or cinfo[k, 2] != mh2 or cinfo[k, 3] != oh2:
+                    sound = False
+                    break
+                j = index_one(T, Ob, M2, O2)
+                if k == 0:
+                    v = np.int64(v0[j])
+                    d = np.int64(d0[j]) if d0.shape[0] else np.int64(0)
+                elif k == 1:
+                    v = np.int64(v1[j])
+                    d = np.int64(d1[j]) if d1.shape[0] else np.int64(0)
+                else:
+                    v = np.int64(v2[j])
+                    d = np.int64(d2[j]) if d2.shape[0] else np.int64(0)
+            dist = d + 1 if dtw or not (k > 0 or moved) else 1
+            if sw:  # the child's value is the other side's
+                v = LOSS if v == WIN else (WIN if v == LOSS else v)
+            if v == WIN:
+                best_win = min(best_win, dist)
+            elif v == DRAW:
+                draw = True
+                x = 0 if r != ONGOING else d - DV0  # a game drawn by the rules: 0
+                best_dv = max(best_dv, -x if sw else x)
+            else:
+                worst_loss = max(worst_loss, dist)
+        ev, ed = minimax(nt, best_win, draw, worst_loss)
+        sv = vals[i]
+        if mode == 2:
+            ok = sound and sv == ev and np.int64(dtc[i]) == (best_dv + DV0 if ev == DRAW else 0)
+        else:
+            ok = sound and sv == ev and (ev == DRAW or np.int64(dtc[i]) == ed)
+        if not ok:
+            nbad += 1
+            if first < 0:
+                first = i
+    bad_count[c] = nbad
+    bad_first[c] = first
 
 
 @njit(inline="always", **_NJ)
@@ -227,47 +248,57 @@ def check_draws_movement(T, Ob, flying, m, o, vals, dv, dd, rank, sib_vals, sib_
         a = span * c // nchunk
         b = span * (c + 1) // nchunk
         turns = np.empty((MAX_TURNS, 3), dtype=np.int64)
-        nbad = 0
-        first = -1
-        for t in range(a, b):
-            i = slots[t]
-            M, O, used = unindex_one(T, Ob, m, o, i)
-            if not used:
-                continue
-            if vals[i] != DRAW:
-                ok = dv[i] == 0 and dd[i] == 0
-            else:
-                v = np.int64(dv[i]) - DV0
-                best = -BIG
-                lo = BIG  # least and largest distance over the moves that give v
-                hi = -1
-                nt = gen_turns(T, flying, 1, M, O, 0, 0, turns)
-                for u in range(nt):
-                    removed = turns[u, 2]
-                    if removed != 0 and ends:
-                        continue  # (wins: never a drawn position's move)
-                    cM, cO, _, _, _ = apply_turn(M, O, 0, 0, turns[u, 0], turns[u, 1], removed)
-                    j = index_one(T, Ob, cM, cO)
-                    if removed == 0:
-                        if sib_vals[j] != DRAW:
-                            continue
-                        x = -(np.int64(sib_dv[j]) - DV0)
-                        d = np.int64(sib_dd[j]) + 1
-                    else:
-                        if child_vals[j] != DRAW:
-                            continue
-                        x = -(np.int64(child_dv[j]) - DV0)
-                        d = 1  # a removal counts 0 plies of draw distance beyond itself
-                    best, lo, hi = _keep_draw(x, d, best, lo, hi)
-                if nt == 0:  # blocked and drawn (a full board): the rules end it, 0 and 0
-                    best, lo, hi = 0, 0, 0
-                ok = dv[i] != 0 and v == best and np.int64(dd[i]) == _draw_distance(best, lo, hi, rank)
-            if not ok:
-                nbad += 1
-                if first < 0:
-                    first = i
-        bad_count[c] = nbad
-        bad_first[c] = first
+        _check_draws_movement_chunk(T, Ob, flying, m, o, vals, dv, dd, rank, sib_vals, sib_dv,
+                                    sib_dd, child_vals, child_dv, slots, bad_count, bad_first,
+                                    ends, np.int64(c), a, b, turns)
+
+
+@njit(**CHUNK)
+def _check_draws_movement_chunk(T, Ob, flying, m, o, vals, dv, dd, rank, sib_vals, sib_dv, sib_dd,
+                                child_vals, child_dv, slots, bad_count, bad_first, ends, c, a, b,
+                                turns):
+    """One chunk of ``check_draws_movement``."""
+    nbad = 0
+    first = -1
+    for t in range(a, b):
+        i = slots[t]
+        M, O, used = unindex_one(T, Ob, m, o, i)
+        if not used:
+            continue
+        if vals[i] != DRAW:
+            ok = dv[i] == 0 and dd[i] == 0
+        else:
+            v = np.int64(dv[i]) - DV0
+            best = -BIG
+            lo = BIG  # least and largest distance over the moves that give v
+            hi = -1
+            nt = gen_turns(T, flying, 1, M, O, 0, 0, turns)
+            for u in range(nt):
+                removed = turns[u, 2]
+                if removed != 0 and ends:
+                    continue  # (wins: never a drawn position's move)
+                cM, cO, _, _, _ = apply_turn(M, O, 0, 0, turns[u, 0], turns[u, 1], removed)
+                j = index_one(T, Ob, cM, cO)
+                if removed == 0:
+                    if sib_vals[j] != DRAW:
+                        continue
+                    x = -(np.int64(sib_dv[j]) - DV0)
+                    d = np.int64(sib_dd[j]) + 1
+                else:
+                    if child_vals[j] != DRAW:
+                        continue
+                    x = -(np.int64(child_dv[j]) - DV0)
+                    d = 1  # a removal counts 0 plies of draw distance beyond itself
+                best, lo, hi = _keep_draw(x, d, best, lo, hi)
+            if nt == 0:  # blocked and drawn (a full board): the rules end it, 0 and 0
+                best, lo, hi = 0, 0, 0
+            ok = dv[i] != 0 and v == best and np.int64(dd[i]) == _draw_distance(best, lo, hi, rank)
+        if not ok:
+            nbad += 1
+            if first < 0:
+                first = i
+    bad_count[c] = nbad
+    bad_first[c] = first
 
 
 @njit(inline="always", **_NJ)
@@ -300,47 +331,55 @@ def check_hand(T, Ob, flying, dm, m, o, hm, ho, slots, vals, dist, v0, v1, v2, v
         a = span * c // nchunk
         b = span * (c + 1) // nchunk
         turns = np.empty((MAX_TURNS, 3), dtype=np.int64)
-        nbad = 0
-        first = -1
-        for t in range(a, b):
-            i = slots[t]
-            M, O, used = unindex_one(T, Ob, m, o, i)
-            if not used:
+        _check_hand_chunk(T, Ob, flying, dm, m, o, hm, ho, slots, vals, dist, v0, v1, v2, v3, v4,
+                          d0, d1, d2, d3, d4, bad_count, bad_first, dtw, np.int64(c), a, b, turns)
+
+
+@njit(**CHUNK)
+def _check_hand_chunk(T, Ob, flying, dm, m, o, hm, ho, slots, vals, dist, v0, v1, v2, v3, v4, d0,
+                      d1, d2, d3, d4, bad_count, bad_first, dtw, c, a, b, turns):
+    """One chunk of ``check_hand``."""
+    nbad = 0
+    first = -1
+    for t in range(a, b):
+        i = slots[t]
+        M, O, used = unindex_one(T, Ob, m, o, i)
+        if not used:
+            continue
+        best_win = BIG
+        worst_loss = -1
+        draw = False
+        moves = gen_turns(T, flying, dm, M, O, hm, ho, turns, True)
+        for u in range(moves):
+            frm = turns[u, 0]
+            removed = turns[u, 2]
+            cM, cO, cmh, coh, _ = apply_turn(M, O, hm, ho, frm, turns[u, 1], removed, True)
+            if popcount(cM) + cmh < LOSE_BELOW:  # the opponent is left too few: won
+                best_win = min(best_win, 1)
                 continue
-            best_win = BIG
-            worst_loss = -1
-            draw = False
-            moves = gen_turns(T, flying, dm, M, O, hm, ho, turns, True)
-            for u in range(moves):
-                frm = turns[u, 0]
-                removed = turns[u, 2]
-                cM, cO, cmh, coh, _ = apply_turn(M, O, hm, ho, frm, turns[u, 1], removed, True)
-                if popcount(cM) + cmh < LOSE_BELOW:  # the opponent is left too few: won
-                    best_win = min(best_win, 1)
-                    continue
-                k = popcount(removed)
-                kind = 2 + k if frm < 0 else (1 if k > 0 else 0)
-                j = index_one(T, Ob, cM, cO)
-                v = _plane(kind, v0, v1, v2, v3, v4, j)
-                if dtw or kind == 0:
-                    d = _plane(kind, d0, d1, d2, d3, d4, j) + 1
-                else:
-                    d = np.int64(1)
-                if v == LOSS:
-                    best_win = min(best_win, d)
-                elif v == DRAW:
-                    draw = True
-                else:
-                    worst_loss = max(worst_loss, d)
-            ev, ed = minimax(moves, best_win, draw, worst_loss)
-            sv = vals[i]
-            ok = sv == ev and (ev == DRAW or np.int64(dist[i]) == ed)
-            if not ok:
-                nbad += 1
-                if first < 0:
-                    first = i
-        bad_count[c] = nbad
-        bad_first[c] = first
+            k = popcount(removed)
+            kind = 2 + k if frm < 0 else (1 if k > 0 else 0)
+            j = index_one(T, Ob, cM, cO)
+            v = _plane(kind, v0, v1, v2, v3, v4, j)
+            if dtw or kind == 0:
+                d = _plane(kind, d0, d1, d2, d3, d4, j) + 1
+            else:
+                d = np.int64(1)
+            if v == LOSS:
+                best_win = min(best_win, d)
+            elif v == DRAW:
+                draw = True
+            else:
+                worst_loss = max(worst_loss, d)
+        ev, ed = minimax(moves, best_win, draw, worst_loss)
+        sv = vals[i]
+        ok = sv == ev and (ev == DRAW or np.int64(dist[i]) == ed)
+        if not ok:
+            nbad += 1
+            if first < 0:
+                first = i
+    bad_count[c] = nbad
+    bad_first[c] = first
 
 
 @njit(parallel=True, **_NJ)
@@ -356,39 +395,49 @@ def check_draws_hand(T, Ob, flying, dm, m, o, hm, ho, vals, dv, dd, rank, v0, v1
         a = span * c // nchunk
         b = span * (c + 1) // nchunk
         turns = np.empty((MAX_TURNS, 3), dtype=np.int64)
-        nbad = 0
-        first = -1
-        for t in range(a, b):
-            i = slots[t]
-            M, O, used = unindex_one(T, Ob, m, o, i)
-            if not used:
-                continue
-            if vals[i] != DRAW:
-                ok = dv[i] == 0 and dd[i] == 0
-            else:
-                v = np.int64(dv[i]) - DV0
-                best = -BIG
-                lo = BIG
-                hi = -1
-                nt = gen_turns(T, flying, dm, M, O, hm, ho, turns, True)
-                for u in range(nt):
-                    frm = turns[u, 0]
-                    removed = turns[u, 2]
-                    cM, cO, cmh, coh, _ = apply_turn(M, O, hm, ho, frm, turns[u, 1], removed, True)
-                    if popcount(cM) + cmh < LOSE_BELOW:
-                        continue  # (wins: never a drawn position's move)
-                    k = popcount(removed)
-                    kind = 2 + k if frm < 0 else (1 if k > 0 else 0)
-                    j = index_one(T, Ob, cM, cO)
-                    if _plane(kind, v0, v1, v2, v3, v4, j) != DRAW:
-                        continue
-                    x = -(_plane(kind, e0, e1, e2, e3, e4, j) - DV0)
-                    d = np.int64(sib_dd[j]) + 1 if kind == 0 else np.int64(1)
-                    best, lo, hi = _keep_draw(x, d, best, lo, hi)
-                ok = dv[i] != 0 and v == best and np.int64(dd[i]) == _draw_distance(best, lo, hi, rank)
-            if not ok:
-                nbad += 1
-                if first < 0:
-                    first = i
-        bad_count[c] = nbad
-        bad_first[c] = first
+        _check_draws_hand_chunk(T, Ob, flying, dm, m, o, hm, ho, vals, dv, dd, rank, v0, v1, v2,
+                                v3, v4, e0, e1, e2, e3, e4, sib_dd, slots, bad_count, bad_first,
+                                np.int64(c), a, b, turns)
+
+
+@njit(**CHUNK)
+def _check_draws_hand_chunk(T, Ob, flying, dm, m, o, hm, ho, vals, dv, dd, rank, v0, v1, v2, v3,
+                            v4, e0, e1, e2, e3, e4, sib_dd, slots, bad_count, bad_first, c, a, b,
+                            turns):
+    """One chunk of ``check_draws_hand``."""
+    nbad = 0
+    first = -1
+    for t in range(a, b):
+        i = slots[t]
+        M, O, used = unindex_one(T, Ob, m, o, i)
+        if not used:
+            continue
+        if vals[i] != DRAW:
+            ok = dv[i] == 0 and dd[i] == 0
+        else:
+            v = np.int64(dv[i]) - DV0
+            best = -BIG
+            lo = BIG
+            hi = -1
+            nt = gen_turns(T, flying, dm, M, O, hm, ho, turns, True)
+            for u in range(nt):
+                frm = turns[u, 0]
+                removed = turns[u, 2]
+                cM, cO, cmh, coh, _ = apply_turn(M, O, hm, ho, frm, turns[u, 1], removed, True)
+                if popcount(cM) + cmh < LOSE_BELOW:
+                    continue  # (wins: never a drawn position's move)
+                k = popcount(removed)
+                kind = 2 + k if frm < 0 else (1 if k > 0 else 0)
+                j = index_one(T, Ob, cM, cO)
+                if _plane(kind, v0, v1, v2, v3, v4, j) != DRAW:
+                    continue
+                x = -(_plane(kind, e0, e1, e2, e3, e4, j) - DV0)
+                d = np.int64(sib_dd[j]) + 1 if kind == 0 else np.int64(1)
+                best, lo, hi = _keep_draw(x, d, best, lo, hi)
+            ok = dv[i] != 0 and v == best and np.int64(dd[i]) == _draw_distance(best, lo, hi, rank)
+        if not ok:
+            nbad += 1
+            if first < 0:
+                first = i
+    bad_count[c] = nbad
+    bad_first[c] = first
