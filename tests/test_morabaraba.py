@@ -212,3 +212,18 @@ def test_the_placement_search_counts_the_hand(mora3, flying):
     by = {m: json.loads(CliRunner().invoke(cli, ["verify-draw", *flags, "--method", m]).output)
           for m in ("search", "sweep")}
     assert by["search"]["value"] == by["sweep"]["value"] and by["search"]["method"] == "search"
+
+
+def test_the_placement_search_ends_the_game_when_a_removal_leaves_fewer_than_three(mora3):
+    """Under the hand-counting rules a side with fewer than 3 pieces on the board and in hand
+    together has lost at once, also when the placement that removes is the mover's last: the
+    search stops at the first child (the mill on g1 comes first) instead of playing on."""
+    from morris.lookups.search import PlacementSearch
+
+    v = get_variant("morabaraba", pieces=3, flying=True)
+    search = PlacementSearch(mora3[True], v, tt_bits=16)
+    board = Position.parse("a1,d1/a7,d7 w", v)
+    pos = Position.from_masks(v, board.mover, board.opponent, 0, 1, 1)
+    n0 = search.nodes
+    assert search.value(pos) == 1
+    assert search.nodes - n0 == 1

@@ -17,6 +17,7 @@ from ..core.codes import DRAW, LOSS, ONGOING, WIN
 from .bitboard import MAX_TURNS, closed_mills, count_result, switches
 from .bits import ctz, popcount
 from .hashing import index_one
+from .jit import CHUNK
 from .turns import NO_TABLE, placements
 
 _NJ = dict(cache=True, nogil=True)
@@ -63,7 +64,6 @@ def search(T, Ob, dm, M0, O0, hm0, ho0, mv_packed, mv_off, tt_keys, tt_vals, sta
     """Negamax value of a placement position. ``stats``: nodes, leaves, tt hits (added to).
     ``hand``: the pieces in hand count with the board (count_hand): a turn that leaves a side
     fewer than 3 on the board and in hand together ends the game there."""
-    mask = tt_keys.shape[0] - 1
     sM = np.zeros(MAXD, np.int64)
     sO = np.zeros(MAXD, np.int64)
     shm = np.zeros(MAXD, np.int64)
@@ -79,7 +79,15 @@ def search(T, Ob, dm, M0, O0, hm0, ho0, mv_packed, mv_off, tt_keys, tt_vals, sta
     keys = np.zeros(MAXD, np.int64)
     sw = np.zeros(MAXD, np.bool_)
     turns = np.empty((MAX_TURNS, 3), np.int64)
+    return _search(T, Ob, dm, M0, O0, hm0, ho0, mv_packed, mv_off, tt_keys, tt_vals, stats, hand,
+                   sM, sO, shm, sho, moves, score, nm, ptr, alpha, beta, a0, best, keys, sw, turns)
 
+
+@njit(**CHUNK)
+def _search(T, Ob, dm, M0, O0, hm0, ho0, mv_packed, mv_off, tt_keys, tt_vals, stats, hand,
+            sM, sO, shm, sho, moves, score, nm, ptr, alpha, beta, a0, best, keys, sw, turns):
+    """``search`` on the stacks it allocated (kernels/jit.py: no reference counts in the loop)."""
+    mask = tt_keys.shape[0] - 1
     sM[0], sO[0], shm[0], sho[0] = M0, O0, hm0, ho0
     alpha[0], beta[0] = -1, 1
     d = 0
@@ -113,8 +121,7 @@ def search(T, Ob, dm, M0, O0, hm0, ho0, mv_packed, mv_off, tt_keys, tt_vals, sta
             if not done:
                 a0[d] = alpha[d]
                 best[d] = -2
-                hand = hm - 1
-                sw[d] = switches(hand, ho)
+                sw[d] = switches(hm - 1, ho)
                 # generate and order the placements
                 empty = T.full & ~(M | O)
                 # opponent's open mills: points that would complete one of theirs
@@ -162,11 +169,11 @@ def search(T, Ob, dm, M0, O0, hm0, ho0, mv_packed, mv_off, tt_keys, tt_vals, sta
             M, O, hm, ho = sM[d], sO[d], shm[d], sho[d]
             M2 = M | qb
             O2 = O ^ R
-            hand = hm - 1
+            left = hm - 1  # (not ``hand``: that is the rule's flag)
             if sw[d]:
-                cM, cO, chm, cho = O2, M2, ho, hand
+                cM, cO, chm, cho = O2, M2, ho, left
             else:
-                cM, cO, chm, cho = M2, O2, hand, ho
+                cM, cO, chm, cho = M2, O2, left, ho
             if hand:
                 r = count_result(popcount(cM) + chm, popcount(cO) + cho)
                 if r != ONGOING:  # the counts end the game, in placement too
