@@ -70,6 +70,9 @@ def main():
         out, sys.stdout = sys.stdout, devnull
         try:
             cli.main(args=argv, prog_name="morris", standalone_mode=False)
+        except SystemExit as e:  # a command that ends with sys.exit
+            if e.code:
+                raise
         finally:
             sys.stdout = out
         took = time.perf_counter() - t0
