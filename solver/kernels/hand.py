@@ -170,6 +170,10 @@ def count_hand_sweep(T, Ob, fly, dm, m, o, hm, ho, off, st, flag0, flag1, c0, c1
         q_s = np.zeros(n, dtype=np.int64)
         q_rep = np.zeros(n, dtype=np.int64)
         q_stab = np.zeros(n, dtype=np.int64)
+        # bit[p, q]: where point p lands in the child's rank space after placing on q (the
+        # symmetry that canonicalises M | q, then compression onto the points it leaves free);
+        # img[q]: the opponent's mask so mapped, kept up to date as the mask changes (the
+        # placement sweep's scheme, kernels/placement.py)
         bit = np.zeros((n, n), dtype=np.int64)
         img = np.zeros(n, dtype=np.int64)
         blocks = np.zeros(3, dtype=np.int64)
@@ -183,10 +187,6 @@ def _hand_sweep_rows(T, Ob, fly, dm, m, o, hm, ho, off, st, flag0, flag1, c0, c1
                      n, n_opp, base, ends, c, a, b, kids, rows, q_closed, q_orbit, q_s, q_rep,
                      q_stab, bit, img, blocks):
     """One chunk of ``count_hand_sweep``: the mover representatives ``a .. b - 1``."""
-    # bit[p, q]: where point p lands in the child's rank space after placing on q (the
-    # symmetry that canonicalises M | q, then compression onto the points it leaves free);
-    # img[q]: the opponent's mask so mapped, kept up to date as the mask changes (the
-    # placement sweep's scheme, kernels/placement.py)
     for k in range(3):
         if o - k >= 0:
             blocks[k] = T.binom[n - m - 1, o - k]

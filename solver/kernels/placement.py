@@ -85,22 +85,22 @@ def placement_sweep(T, Ob, dm, m, o, hm, ho, r_lo, r_hi, out, cinfo, c0, c1, c2,
         q_s = np.zeros(n, dtype=np.int64)
         q_rep = np.zeros(n, dtype=np.int64)
         q_stab = np.zeros(n, dtype=np.int64)
+        # bit[p, q]: where point p lands in the child's rank space after placing on q (the
+        # symmetry that canonicalises M | q, then compression onto the points it leaves free);
+        # img[q]: the opponent's mask so mapped, kept up to date as the mask changes
         bit = np.zeros((n, n), dtype=np.int64)
         img = np.zeros(n, dtype=np.int64)
         blocks = np.zeros(3, dtype=np.int64)
         _sweep_rows(T, Ob, dm, m, o, out, cinfo, c0, c1, c2, w0, w1, w2, wout, v0, v1, v2, vout,
-                    n, switched, n_opp, base, np.int64(c), a, b, turns, q_closed, q_orbit, q_s,
-                    q_rep, q_stab, bit, img, blocks)
+                    n, switched, n_opp, base, a, b, turns, q_closed, q_orbit, q_s, q_rep, q_stab,
+                    bit, img, blocks)
 
 
 @njit(**CHUNK)
 def _sweep_rows(T, Ob, dm, m, o, out, cinfo, c0, c1, c2, w0, w1, w2, wout, v0, v1, v2, vout, n,
-                switched, n_opp, base, c, a, b, turns, q_closed, q_orbit, q_s, q_rep, q_stab, bit,
+                switched, n_opp, base, a, b, turns, q_closed, q_orbit, q_s, q_rep, q_stab, bit,
                 img, blocks):
     """One chunk of ``placement_sweep``: the mover representatives ``a .. b - 1``."""
-    # bit[p, q]: where point p lands in the child's rank space after placing on q (the
-    # symmetry that canonicalises M | q, then compression onto the points it leaves free);
-    # img[q]: the opponent's mask so mapped, kept up to date as the mask changes
     with_dtw = wout.shape[0] > 0
     with_dv = vout.shape[0] > 0
     for k in range(3):
