@@ -64,20 +64,9 @@ def main():
         ["verify", "--db", f"{work}/l", "--quiet"],
     ]
     total = 0.0
-    devnull = open(os.devnull, "w")
-    for argv in runs:
-        t0 = time.perf_counter()
-        out, sys.stdout = sys.stdout, devnull
-        try:
-            cli.main(args=argv, prog_name="morris", standalone_mode=False)
-        except SystemExit as e:  # a command that ends with sys.exit
-            if e.code:
-                raise
-        finally:
-            sys.stdout = out
-        took = time.perf_counter() - t0
-        total += took
-        print(f"{took:7.1f} s  morris {' '.join(a for a in argv if not a.startswith(work))}")
+    with open(os.devnull, "w") as devnull:
+        for argv in runs:
+            total += _run(cli, argv, devnull, work)
     print(f"{total:7.1f} s  in all; compiling (outermost compiles) {outer[0]:.1f} s")
     print("compile seconds (inclusive), compiles, kernel:")
     for name, s in sorted(seconds.items(), key=lambda kv: -kv[1])[: args.top]:
@@ -86,6 +75,23 @@ def main():
         shutil.rmtree(cache, ignore_errors=True)
         if args.work is None:
             shutil.rmtree(work, ignore_errors=True)
+
+
+def _run(cli, argv, devnull, work) -> float:
+    """Run one ``morris`` command in this process, its output dropped; print and return its
+    seconds."""
+    t0 = time.perf_counter()
+    out, sys.stdout = sys.stdout, devnull
+    try:
+        cli.main(args=argv, prog_name="morris", standalone_mode=False)
+    except SystemExit as e:  # a command that ends with sys.exit
+        if e.code:
+            raise
+    finally:
+        sys.stdout = out
+    took = time.perf_counter() - t0
+    print(f"{took:7.1f} s  morris {' '.join(a for a in argv if not a.startswith(work))}")
+    return took
 
 
 if __name__ == "__main__":

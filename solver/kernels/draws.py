@@ -41,9 +41,9 @@ from numba import njit, prange
 
 from ..core.codes import DRAW, DV0, LOSS, UNUSED, WIN
 from .hashing import unindex_one
+from .jit import CHUNK
 from .retro import BLOCK, COUNT_MAX
 from .turns import END, kid_buffer, movement_children
-from .jit import CHUNK
 
 _NJ = dict(cache=True, nogil=True)
 

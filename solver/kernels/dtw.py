@@ -32,9 +32,9 @@ from numba import njit, prange
 
 from ..core.codes import LOSS, UNUSED, WIN
 from .hashing import unindex_one
+from .jit import CHUNK
 from .retro import BLOCK, COUNT_MAX, DRAWCONV
 from .turns import END, kid_buffer, movement_children
-from .jit import CHUNK
 
 _NJ = dict(cache=True, nogil=True)
 

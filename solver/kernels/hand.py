@@ -22,9 +22,9 @@ from .bitboard import MAX_TURNS, closed_mills
 from .bits import ctz, popcount
 from .hashing import anchor, colex_rank, compress, expand, index_one, ranked, sym_image, unindex_one
 from .dtw import NONE, dtw_state, exit_level
+from .jit import CHUNK
 from .retro import BLOCK, COUNT_MAX, counted, removal_exits
 from .turns import END, hand_children, kid_buffer, placements, slide_children
-from .jit import CHUNK
 
 _NJ = dict(cache=True, nogil=True)
 

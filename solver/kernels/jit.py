@@ -4,8 +4,8 @@ A parallel kernel's ``prange`` body is a chunk function of its own, called once 
 the scratch arrays the body allocates: ``@njit(**CHUNK)``. Compiled as part of the parallel
 kernel, a long body goes through numba's parfor passes, which take most of the kernel's compile
 time; outlined, it compiles as a plain function (the kernel still generates the chunk's code
-again when it links it: the gain is large for long bodies, nil for short ones). Two options keep the outlined body as fast as
-the inline one:
+again when it links it: the gain is large for long bodies, nil for short ones). Two options
+keep the outlined body as fast as the inline one:
 
 - ``_nrt=False``: no reference counting. A plain function that passes the tables (``T``,
   ``Ob``: tuples of arrays) to its inlined helpers takes and drops a reference on each array per

@@ -35,8 +35,8 @@ from ..core.codes import DRAW, DV0, LOSS, ONGOING, WIN
 from .bitboard import MAX_TURNS, closed_mills, count_result, switches
 from .bits import ctz, popcount, prefetch
 from .hashing import anchor, colex_rank, compress, expand, index_one, ranked, sym_image
-from .turns import placements
 from .jit import CHUNK
+from .turns import placements
 
 _NJ = dict(cache=True, nogil=True)
 _BIG = 1 << 30

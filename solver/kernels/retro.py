@@ -37,8 +37,8 @@ from numba import njit, prange
 from .bitboard import in_mills
 from .bits import ctz, prefetch
 from .hashing import anchor, ranked, sym_image, unindex_one
-from .turns import END, kid_buffer, movement_children
 from .jit import CHUNK
+from .turns import END, kid_buffer, movement_children
 
 _NJ = dict(cache=True, nogil=True)
 
