@@ -28,7 +28,7 @@ def pytest_configure(config):
 #: both workers, 110 s each, before this). Heavy fixtures of a file are session-scoped: under
 #: xdist the tests of a file need not run one after the other, and a module fixture is torn
 #: down whenever the next test is another file's.
-SHARED_FIXTURES = (("six-small", {"graphs", "six_small", "draws_db", "dtw_db", "six16"}),
+SHARED_FIXTURES = (("six-small", {"graphs", "horizons", "six_small", "draws_db", "dtw_db", "six16"}),
                    ("whole-game", {"whole_game"}),
                    ("standard-5", {"standard5"}))
 
@@ -114,6 +114,24 @@ def graphs():
     with ProcessPoolExecutor(2, mp_context=multiprocessing.get_context("spawn")) as pool:
         jobs = {fly: pool.submit(naive.six_move_graph, fly, 4) for fly in (False, True)}
         return {fly: job.result() for fly, job in jobs.items()}
+
+
+@pytest.fixture(scope="session")
+def horizons(graphs):
+    """``horizons(flying)``: naive.dtw_by_horizon of ``graphs[flying]`` (value, dtw), computed
+    once for the tests that compare values, dtc, dtw and draw values with it (read only)."""
+    import naive
+
+    done = {}
+
+    def get(flying):
+        if flying not in done:
+            done[flying] = naive.dtw_by_horizon(graphs[flying])
+            for a in done[flying]:
+                a.setflags(write=False)
+        return done[flying]
+
+    return get
 
 
 @pytest.fixture(scope="session")

@@ -7,6 +7,7 @@ from collections import Counter
 import numpy as np
 import pytest
 
+import chunks
 import naive
 from morris.core.codes import DV0
 from morris.apps.bot import PerfectPlayer
@@ -30,12 +31,13 @@ def draws_db(six_small):
 
 
 @pytest.mark.parametrize("flying", [False, True])
-def test_draw_values_agree_with_the_definition_on_every_position(draws_db, graphs, flying):
+def test_draw_values_agree_with_the_definition_on_every_position(draws_db, graphs, horizons,
+                                                                 flying):
     """Every raw position of Six Men's Morris up to 4-4: the draw value in the files against
     naive.draw_values (threshold fixpoints over the raw move graph, ranks counted from it)."""
     v = get_variant("six", flying=flying)
     graph = graphs[flying]
-    value, _ = naive.dtw_by_horizon(graph)
+    value, _ = horizons(flying)
     want = naive.draw_values(v, graph, value)
     keys = graph[0]
     movers = np.array([k[0] for k in keys], dtype=np.int64)
@@ -218,6 +220,12 @@ def test_placement_draw_values_agree_with_plain_recursion(whole_game, variant_na
             checked += 1
         start = tb.probe_draw(Position.start(v))
     assert draws >= 10 and start is not None and start.rank is None
+    # every chunk function run here compiled once per set of array dtypes (kernels/jit.py)
+    compiled, problems = chunks.signature_problems()
+    assert {"retro._count_block", "retro._emit_task", "dtw._dtw_block", "draws._draws_block",
+            "placement._sweep_rows", "verify._check_movement_chunk",
+            "verify._check_placement_chunk", "verify._check_draws_movement_chunk"} <= compiled
+    assert not problems
 
 
 def test_the_engine_the_api_and_the_explorer_report_draw_values(draws_db):

@@ -15,6 +15,7 @@ import numpy as np
 import pytest
 from click.testing import CliRunner
 
+import chunks
 from morris import open_tablebase
 from morris.cli.main import cli
 from morris.core import rules
@@ -180,6 +181,11 @@ def test_verify_recomputes_every_file_and_catches_a_wrong_value(solved, tmp_path
     assert "does not hold" in bad["2-2+2+1.mtw"].checksum  # its dtw file no longer fits it
     # and the files that read it, each saying so (a parent's value rests on the wrong one)
     assert all(f.mismatches or f.skipped or f.checksum != "ok" for f in bad.values())
+    # every chunk function run here compiled once per set of array dtypes (kernels/jit.py)
+    compiled, problems = chunks.signature_problems()
+    assert {"hand._hand_sweep_rows", "hand._hand_dtw_block", "hand._hand_draws_block",
+            "verify._check_hand_chunk", "verify._check_draws_hand_chunk"} <= compiled
+    assert not problems
 
 
 def test_lookups_of_positions_and_moves(solved):

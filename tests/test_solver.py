@@ -37,13 +37,13 @@ def compare_with_naive(db, variant, top):
     return len(ref), mismatches
 
 
-def test_six_mens_morris_up_to_4_4_matches_naive_solver(solved, graphs):
+def test_six_mens_morris_up_to_4_4_matches_naive_solver(solved, graphs, horizons):
     """Every raw position of Six Men's Morris up to 4-4 (no flying): the value and dtc in the
     files against naive.dtc_by_horizon over the raw move graph (rules.py, no symmetry). The
     breadth-first naive solver (naive.solve_up_to) checks the standard 3-3 (--runslow)."""
     v = get_variant("six")
     graph = graphs[False]
-    value, _ = naive.dtw_by_horizon(graph)
+    value, _ = horizons(False)
     dtc = naive.dtc_by_horizon(graph, value)
     keys = np.array(graph[0], dtype=np.int64)
     h = Hasher(v.board)

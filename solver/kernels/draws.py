@@ -41,7 +41,7 @@ from numba import njit, prange
 
 from ..core.codes import DRAW, DV0, LOSS, UNUSED, WIN
 from .hashing import unindex_one
-from .jit import CHUNK
+from .jit import CHUNK, run_chunks
 from .retro import BLOCK, COUNT_MAX
 from .turns import END, kid_buffer, movement_children
 
@@ -53,7 +53,6 @@ NONE = 0xFFFF
 KEY0 = 256
 
 
-@njit(parallel=True, **_NJ)
 def count_draws(T, Ob, flying, m, o, off, slots, rank, vals, st, exits, dv, child_vals, child_dv,
                 lo_blk, hi_blk, wins, errors):
     """Counts and best exits for the blocks [lo_blk, hi_blk) of part (m, o) (rank ``rank``);
@@ -64,10 +63,12 @@ def count_draws(T, Ob, flying, m, o, off, slots, rank, vals, st, exits, dv, chil
     predecessors from the won positions, which are marked WIN at level 0 (``wins[b]``: the
     block holds one); lost and unused slots are UNUSED."""
     end = off + slots
-    for bi in prange(hi_blk - lo_blk):
-        kids = kid_buffer()
+
+    def run(bi):
         _draws_block(T, Ob, flying, m, o, off, rank, vals, st, exits, dv, child_vals, child_dv,
-                     lo_blk, wins, errors, end, np.int64(bi), kids)
+                     lo_blk, wins, errors, end, bi, kid_buffer())
+
+    run_chunks(hi_blk - lo_blk, run)
 
 
 @njit(**CHUNK)

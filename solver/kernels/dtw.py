@@ -32,7 +32,7 @@ from numba import njit, prange
 
 from ..core.codes import LOSS, UNUSED, WIN
 from .hashing import unindex_one
-from .jit import CHUNK
+from .jit import CHUNK, run_chunks
 from .retro import BLOCK, COUNT_MAX, DRAWCONV
 from .turns import END, kid_buffer, movement_children
 
@@ -74,7 +74,6 @@ def dtw_state(v, anymove, quiet, best_win, worst):
             quiet > COUNT_MAX)
 
 
-@njit(parallel=True, **_NJ)
 def count_dtw(T, Ob, flying, m, o, off, slots, vals, st, exits, child_vals, child_dtw, halved,
               lo_blk, hi_blk, flag0, errors):
     """Exit levels and counts for the blocks [lo_blk, hi_blk) of part (m, o); ``vals``: the
@@ -82,10 +81,12 @@ def count_dtw(T, Ob, flying, m, o, off, slots, vals, st, exits, child_vals, chil
     of subspace (o-1, m), empty when a removal ends the game; ``halved``: ``child_dtw`` holds
     dtw // 2 (the dtw file's entries; a win's dtw is odd)."""
     end = off + slots
-    for bi in prange(hi_blk - lo_blk):
-        kids = kid_buffer()
+
+    def run(bi):
         _dtw_block(T, Ob, flying, m, o, off, vals, st, exits, child_vals, child_dtw, halved,
-                   lo_blk, flag0, errors, end, np.int64(bi), kids)
+                   lo_blk, flag0, errors, end, bi, kid_buffer())
+
+    run_chunks(hi_blk - lo_blk, run)
 
 
 @njit(**CHUNK)

@@ -15,14 +15,15 @@ hand pair's positions are decided by their placements), ``dtw.count_dtw`` and
 from __future__ import annotations
 
 import numpy as np
-from numba import njit, prange
+from numba import njit
 
 from ..core.codes import DRAW, DV0, LOSS, UNUSED, WIN
 from .bitboard import MAX_TURNS, closed_mills
 from .bits import ctz, popcount
 from .hashing import anchor, colex_rank, compress, expand, index_one, ranked, sym_image, unindex_one
 from .dtw import NONE, dtw_state, exit_level
-from .jit import CHUNK
+from .jit import CHUNK, run_chunks
+from .placement import sweep_scratch
 from .retro import BLOCK, COUNT_MAX, counted, removal_exits
 from .turns import END, hand_children, kid_buffer, placements, slide_children
 
@@ -41,20 +42,19 @@ def _at(kind, c0, c1, c2, c3, j):
     return np.int64(c3[j])
 
 
-@njit(parallel=True, **_NJ)
 def count_hand_dtw(T, Ob, fly, dm, m, o, hm, ho, off, slots, vals, st, exits, c0, c1, c2, c3,
                    w0, w1, w2, w3, halved, lo_blk, hi_blk, flag0, errors):
     """``dtw.count_dtw`` for the blocks [lo_blk, hi_blk) of hand part (m, o, hm, ho): ``c_k``,
     ``w_k`` the value and dtw planes of the subspace of exit kind k (``halved``: the dtw planes
     hold dtw // 2, as the files store it)."""
     end = off + slots
-    for bi in prange(hi_blk - lo_blk):
-        kids = kid_buffer()
-        kinds = kid_buffer()
-        rows = np.empty((MAX_TURNS, 3), dtype=np.int64)
+
+    def run(bi):
         _hand_dtw_block(T, Ob, fly, dm, m, o, hm, ho, off, vals, st, exits, c0, c1, c2, c3, w0,
-                        w1, w2, w3, halved, lo_blk, flag0, errors, end, np.int64(bi), kids, kinds,
-                        rows)
+                        w1, w2, w3, halved, lo_blk, flag0, errors, end, bi, kid_buffer(),
+                        kid_buffer(), np.empty((MAX_TURNS, 3), dtype=np.int64))
+
+    run_chunks(hi_blk - lo_blk, run)
 
 
 @njit(**CHUNK)
@@ -91,19 +91,18 @@ def _hand_dtw_block(T, Ob, fly, dm, m, o, hm, ho, off, vals, st, exits, c0, c1, 
     flag0[b] = has0
 
 
-@njit(parallel=True, **_NJ)
 def count_hand_draws(T, Ob, fly, dm, m, o, hm, ho, off, slots, rank, vals, st, exits, dv,
                      c0, c1, c2, c3, e0, e1, e2, e3, key0, lo_blk, hi_blk, wins, errors):
     """``draws.count_draws`` for the blocks [lo_blk, hi_blk) of hand part (m, o, hm, ho):
     ``c_k``, ``e_k`` the value and stored draw-value planes of the subspace of exit kind k."""
     end = off + slots
-    for bi in prange(hi_blk - lo_blk):
-        kids = kid_buffer()
-        kinds = kid_buffer()
-        rows = np.empty((MAX_TURNS, 3), dtype=np.int64)
+
+    def run(bi):
         _hand_draws_block(T, Ob, fly, dm, m, o, hm, ho, off, rank, vals, st, exits, dv, c0, c1,
-                          c2, c3, e0, e1, e2, e3, key0, lo_blk, wins, errors, end, np.int64(bi),
-                          kids, kinds, rows)
+                          c2, c3, e0, e1, e2, e3, key0, lo_blk, wins, errors, end, bi,
+                          kid_buffer(), kid_buffer(), np.empty((MAX_TURNS, 3), dtype=np.int64))
+
+    run_chunks(hi_blk - lo_blk, run)
 
 
 @njit(**CHUNK)
@@ -144,7 +143,6 @@ def _hand_draws_block(T, Ob, fly, dm, m, o, hm, ho, off, rank, vals, st, exits, 
     wins[b] = has_win
 
 
-@njit(parallel=True, **_NJ)
 def count_hand_sweep(T, Ob, fly, dm, m, o, hm, ho, off, st, flag0, flag1, c0, c1, c2, c3,
                      r_lo, r_hi, nchunk, errors):
     """``count_hand_pass`` in the placement sweep's order (kernels/placement.py): for each orbit
@@ -160,26 +158,15 @@ def count_hand_sweep(T, Ob, fly, dm, m, o, hm, ho, off, st, flag0, flag1, c0, c1
     base = Ob.reps_off[m]
     span = r_hi - r_lo
     ends = o - 1 + ho < 3
-    for c in prange(nchunk):
+
+    def run(c):
         a = r_lo + span * c // nchunk
         b = r_lo + span * (c + 1) // nchunk
-        kids = kid_buffer()
-        rows = np.empty((MAX_TURNS, 3), dtype=np.int64)
-        q_closed = np.zeros(n, dtype=np.int64)
-        q_orbit = np.zeros(n, dtype=np.int64)
-        q_s = np.zeros(n, dtype=np.int64)
-        q_rep = np.zeros(n, dtype=np.int64)
-        q_stab = np.zeros(n, dtype=np.int64)
-        # bit[p, q]: where point p lands in the child's rank space after placing on q (the
-        # symmetry that canonicalises M | q, then compression onto the points it leaves free);
-        # img[q]: the opponent's mask so mapped, kept up to date as the mask changes (the
-        # placement sweep's scheme, kernels/placement.py)
-        bit = np.zeros((n, n), dtype=np.int64)
-        img = np.zeros(n, dtype=np.int64)
-        blocks = np.zeros(3, dtype=np.int64)
         _hand_sweep_rows(T, Ob, fly, dm, m, o, hm, ho, off, st, flag0, flag1, c0, c1, c2, c3,
-                         errors, n, n_opp, base, ends, np.int64(c), a, b, kids, rows, q_closed,
-                         q_orbit, q_s, q_rep, q_stab, bit, img, blocks)
+                         errors, n, n_opp, base, ends, c, a, b, kid_buffer(),
+                         np.empty((MAX_TURNS, 3), dtype=np.int64), *sweep_scratch(n))
+
+    run_chunks(nchunk, run)
 
 
 @njit(**CHUNK)

@@ -13,9 +13,10 @@ taken. Slots whose rank is not the least over that stabilizer are unused.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit, prange
+from numba import njit
 
 from .bits import popcount
+from .jit import CHUNK, run_chunks
 
 _NJ = dict(cache=True, nogil=True)
 
@@ -130,18 +131,36 @@ def unindex_one(T, Ob, m, o, i):
     return mover, rep, used
 
 
-@njit(parallel=True, **_NJ)
+#: positions per chunk of ``index_batch`` and ``unindex_batch``
+BATCH_CHUNK = 1 << 16
+
+
 def index_batch(T, Ob, movers, opps, out):
-    for i in prange(movers.shape[0]):
+    """``out[i]``: the slot of position (``movers[i]``, ``opps[i]``) in its subspace."""
+    n = movers.shape[0]
+    run_chunks(-(-n // BATCH_CHUNK), lambda c: _index_rows(
+        T, Ob, movers, opps, out, c * BATCH_CHUNK, min(n, (c + 1) * BATCH_CHUNK)))
+
+
+@njit(**CHUNK)
+def _index_rows(T, Ob, movers, opps, out, a, b):
+    for i in range(a, b):
         out[i] = index_one(T, Ob, movers[i], opps[i])
 
 
-@njit(parallel=True, **_NJ)
 def unindex_batch(T, Ob, m, o, idx, movers, opps, used):
-    for i in prange(idx.shape[0]):
-        a, b, u = unindex_one(T, Ob, m, o, idx[i])
-        movers[i] = a
-        opps[i] = b
+    """The positions at slots ``idx`` of subspace (m, o): masks and whether the slot is used."""
+    n = idx.shape[0]
+    run_chunks(-(-n // BATCH_CHUNK), lambda c: _unindex_rows(
+        T, Ob, m, o, idx, movers, opps, used, c * BATCH_CHUNK, min(n, (c + 1) * BATCH_CHUNK)))
+
+
+@njit(**CHUNK)
+def _unindex_rows(T, Ob, m, o, idx, movers, opps, used, a, b):
+    for i in range(a, b):
+        x, y, u = unindex_one(T, Ob, m, o, idx[i])
+        movers[i] = x
+        opps[i] = y
         used[i] = u
 
 

@@ -1,11 +1,13 @@
-"""The options of the kernels' chunk functions (numba).
+"""How the kernels' chunk functions are compiled and run.
 
-A parallel kernel's ``prange`` body is a chunk function of its own, called once per chunk with
-the scratch arrays the body allocates: ``@njit(**CHUNK)``. Compiled as part of the parallel
-kernel, a long body goes through numba's parfor passes, which take most of the kernel's compile
-time; outlined, it compiles as a plain function (the kernel still generates the chunk's code
-again when it links it: the gain is large for long bodies, nil for short ones). Two options
-keep the outlined body as fast as the inline one:
+A parallel kernel is a plain Python function that validates nothing and allocates the scratch
+arrays, and a chunk function that does the work of one chunk (a block of slots, a task, a range
+of mover masks): ``@njit(**CHUNK)``. ``run_chunks`` calls it on ``numba.get_num_threads()``
+threads (the chunk functions release the GIL), each thread taking the next chunk as it comes
+free. A ``prange`` loop around the chunk call did the same, but numba compiled the chunk's code
+once more for each kernel that called it, and its parfor passes over a long inlined body took
+most of the kernel's compile time; now a chunk compiles once. Two options keep the chunk as
+fast as the ``prange`` body it was:
 
 - ``_nrt=False``: no reference counting. A plain function that passes the tables (``T``,
   ``Ob``: tuples of arrays) to its inlined helpers takes and drops a reference on each array per
@@ -15,8 +17,48 @@ keep the outlined body as fast as the inline one:
 - ``error_model="numpy"``: what numba compiles a ``prange`` body with (no check for a division
   by zero).
 
-The kernel passes the loop index as ``np.int64(i)``: numba types it int64 where it types the
-kernel and uint64 in the parallel body it builds, and the chunk would compile twice.
+A chunk function is called from Python only: its argument types are then Python's (ints are
+int64), the same at every call, and it compiles once per set of array dtypes
+(tests/test_architecture.py holds both).
 """
 
+from __future__ import annotations
+
+from concurrent.futures import ThreadPoolExecutor
+
+import numba
+
 CHUNK = dict(cache=True, nogil=True, error_model="numpy", _nrt=False)
+
+
+def run_chunks(nchunk: int, run) -> None:
+    """Call ``run(c)`` for every chunk ``c`` in ``range(nchunk)``, on up to
+    ``numba.get_num_threads()`` threads, each taking the next chunk as it comes free. ``run``
+    must write only what chunk ``c`` owns. The first exception (or an interrupt) stops the
+    threads at their next chunk and is raised here."""
+    threads = min(nchunk, numba.get_num_threads())
+    if threads <= 1:
+        for c in range(nchunk):
+            run(c)
+        return
+    todo = iter(range(nchunk))  # (next() on a range iterator is atomic under the GIL)
+    stop = []
+
+    def worker():
+        for c in todo:
+            if stop:
+                return
+            try:
+                run(c)
+            except BaseException:
+                stop.append(True)
+                raise
+
+    with ThreadPoolExecutor(threads) as pool:
+        jobs = [pool.submit(worker) for _ in range(threads)]
+        try:
+            for job in jobs:
+                job.result()
+        except BaseException:
+            stop.append(True)
+            raise

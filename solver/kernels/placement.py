@@ -29,13 +29,13 @@ whichever comes first (a move that removes, or the last placement, counts 1).
 from __future__ import annotations
 
 import numpy as np
-from numba import njit, prange
+from numba import njit
 
 from ..core.codes import DRAW, DV0, LOSS, ONGOING, WIN
 from .bitboard import MAX_TURNS, closed_mills, count_result, switches
 from .bits import ctz, popcount, prefetch
 from .hashing import anchor, colex_rank, compress, expand, index_one, ranked, sym_image
-from .jit import CHUNK
+from .jit import CHUNK, run_chunks
 from .turns import placements
 
 _NJ = dict(cache=True, nogil=True)
@@ -52,7 +52,6 @@ def _at(k, p0, p1, p2, j):
     return np.int64(p2[j])
 
 
-@njit(parallel=True, **_NJ)
 def placement_sweep(T, Ob, dm, m, o, hm, ho, r_lo, r_hi, out, cinfo, c0, c1, c2, nchunk,
                     w0, w1, w2, wout, v0, v1, v2, vout):
     """Evaluate every position of placement subspace (m, o, hm, ho) whose mover mask is one of
@@ -72,28 +71,33 @@ def placement_sweep(T, Ob, dm, m, o, hm, ho, r_lo, r_hi, out, cinfo, c0, c1, c2,
     children's draw-value planes ``v_k``."""
     n = T.n
     hand = hm - 1
-    switched = switches(hand, ho)
+    switched = switches.py_func(hand, ho)
     n_opp = T.binom[n - m, o]
     base = Ob.reps_off[m]
     span = r_hi - r_lo
-    for c in prange(nchunk):
+
+    def run(c):
         a = r_lo + span * c // nchunk
         b = r_lo + span * (c + 1) // nchunk
-        turns = np.empty((MAX_TURNS, 3), dtype=np.int64)
-        q_closed = np.zeros(n, dtype=np.int64)
-        q_orbit = np.zeros(n, dtype=np.int64)
-        q_s = np.zeros(n, dtype=np.int64)
-        q_rep = np.zeros(n, dtype=np.int64)
-        q_stab = np.zeros(n, dtype=np.int64)
-        # bit[p, q]: where point p lands in the child's rank space after placing on q (the
-        # symmetry that canonicalises M | q, then compression onto the points it leaves free);
-        # img[q]: the opponent's mask so mapped, kept up to date as the mask changes
-        bit = np.zeros((n, n), dtype=np.int64)
-        img = np.zeros(n, dtype=np.int64)
-        blocks = np.zeros(3, dtype=np.int64)
         _sweep_rows(T, Ob, dm, m, o, out, cinfo, c0, c1, c2, w0, w1, w2, wout, v0, v1, v2, vout,
-                    n, switched, n_opp, base, a, b, turns, q_closed, q_orbit, q_s, q_rep, q_stab,
-                    bit, img, blocks)
+                    n, switched, n_opp, base, a, b, np.empty((MAX_TURNS, 3), dtype=np.int64),
+                    *sweep_scratch(n))
+
+    run_chunks(nchunk, run)
+
+
+def sweep_scratch(n):
+    """The scratch arrays of one chunk of a sweep (this one and ``hand.count_hand_sweep``), for
+    a board of ``n`` points: per placed point q, the mills it closes, the child's orbit,
+    symmetry, representative and stabilizer (``q_closed``, ``q_orbit``, ``q_s``, ``q_rep``,
+    ``q_stab``); ``bit[p, q]``: where point p lands in the child's rank space after placing on
+    q (the symmetry that canonicalises M | q, then compression onto the points it leaves free);
+    ``img[q]``: the opponent's mask so mapped, kept up to date as the mask changes; ``blocks``:
+    the size of one child orbit's block in each child plane."""
+    return (np.zeros(n, dtype=np.int64), np.zeros(n, dtype=np.int64), np.zeros(n, dtype=np.int64),
+            np.zeros(n, dtype=np.int64), np.zeros(n, dtype=np.int64),
+            np.zeros((n, n), dtype=np.int64), np.zeros(n, dtype=np.int64),
+            np.zeros(3, dtype=np.int64))
 
 
 @njit(**CHUNK)

@@ -37,7 +37,7 @@ from numba import njit, prange
 from .bitboard import in_mills
 from .bits import ctz, prefetch
 from .hashing import anchor, ranked, sym_image, unindex_one
-from .jit import CHUNK
+from .jit import CHUNK, run_chunks
 from .turns import END, kid_buffer, movement_children
 
 _NJ = dict(cache=True, nogil=True)
@@ -56,15 +56,16 @@ RESERVE = 1024
 P_M, P_O, P_OFF, P_SLOTS, P_TARGET, P_FLY = 0, 1, 2, 3, 4, 5
 
 
-@njit(parallel=True, **_NJ)
 def count_pass(T, Ob, flying, m, o, off, slots, st, flag0, flag1, child, lo_blk, hi_blk, errors):
     """Phase 1 for the blocks [lo_blk, hi_blk) of part (m, o); ``child``: values (0 draw,
     1 win, 2 loss) of subspace (o-1, m), empty when a removal ends the game."""
     end = off + slots
-    for bi in prange(hi_blk - lo_blk):
-        kids = kid_buffer()
-        _count_block(T, Ob, flying, m, o, off, st, flag0, flag1, child, lo_blk, errors, end,
-                     np.int64(bi), kids)
+
+    def run(bi):
+        _count_block(T, Ob, flying, m, o, off, st, flag0, flag1, child, lo_blk, errors, end, bi,
+                     kid_buffer())
+
+    run_chunks(hi_blk - lo_blk, run)
 
 
 @njit(**CHUNK)
@@ -138,7 +139,6 @@ def _stab_size(T, stab, mover):
     return c
 
 
-@njit(parallel=True, **_NJ)
 def emit(T, Ob, parts, nparts, st, d, flags, task_blk, task_slot, buf, buf_n, errors):
     """Phase 2a: predecessors of the positions decided at dtc ``d`` into the task buffers.
 
@@ -149,11 +149,14 @@ def emit(T, Ob, parts, nparts, st, d, flags, task_blk, task_slot, buf, buf_n, er
     cap = buf.shape[1]
     nblocks = flags.shape[0]
     n = T.n
-    for t in prange(ntask):
+
+    def run(t):
         js = np.empty(256, dtype=np.int64)
         ws = np.empty(256, dtype=np.int64)
         _emit_task(T, Ob, parts, nparts, st, d, flags, task_blk, task_slot, buf, buf_n, errors,
-                   ntask, cap, nblocks, n, np.int64(t), js, ws)
+                   ntask, cap, nblocks, n, t, js, ws)
+
+    run_chunks(ntask, run)
 
 
 @njit(**CHUNK)

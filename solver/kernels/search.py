@@ -59,7 +59,6 @@ def _back_up(best, alpha, sw, d, v):
         alpha[d] = vp
 
 
-@njit(**_NJ)
 def search(T, Ob, dm, M0, O0, hm0, ho0, mv_packed, mv_off, tt_keys, tt_vals, stats, hand=False):
     """Negamax value of a placement position. ``stats``: nodes, leaves, tt hits (added to).
     ``hand``: the pieces in hand count with the board (count_hand): a turn that leaves a side
@@ -79,6 +78,8 @@ def search(T, Ob, dm, M0, O0, hm0, ho0, mv_packed, mv_off, tt_keys, tt_vals, sta
     keys = np.zeros(MAXD, np.int64)
     sw = np.zeros(MAXD, np.bool_)
     turns = np.empty((MAX_TURNS, 3), np.int64)
+    # (allocated here: the search is a chunk function, compiled without reference counts and
+    # called from Python only, kernels/jit.py)
     return _search(T, Ob, dm, M0, O0, hm0, ho0, mv_packed, mv_off, tt_keys, tt_vals, stats, hand,
                    sM, sO, shm, sho, moves, score, nm, ptr, alpha, beta, a0, best, keys, sw, turns)
 

@@ -46,9 +46,9 @@ END = -1
 MAX_KIDS = MAX_TURNS
 
 
-@njit(inline="always", **_NJ)
 def kid_buffer():
-    """A buffer for ``movement_children`` (a kernel allocates one per thread, outside its loop)."""
+    """A buffer for ``movement_children`` (a kernel allocates one per chunk, outside the chunk
+    function, which cannot allocate: kernels/jit.py)."""
     return np.empty(MAX_KIDS, dtype=np.int64)
 
 

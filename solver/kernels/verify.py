@@ -16,13 +16,13 @@ of distance above L - 1 is a draw (limits.py); removals lead to counter 0 as alw
 from __future__ import annotations
 
 import numpy as np
-from numba import njit, prange
+from numba import njit
 
 from ..core.codes import DRAW, DV0, LOSE_BELOW, LOSS, ONGOING, WIN
 from .bitboard import MAX_TURNS, apply_turn, count_result, gen_turns
 from .bits import popcount
 from .hashing import index_one, unindex_one
-from .jit import CHUNK
+from .jit import CHUNK, run_chunks
 
 _NJ = dict(cache=True, nogil=True)
 BIG = 1 << 30
@@ -41,7 +41,6 @@ def minimax(moves, best_win, draw, worst_loss):
     return LOSS, worst_loss
 
 
-@njit(parallel=True, **_NJ)
 def check_movement(T, Ob, flying, m, o, vals, dtc, sib_vals, sib_dtc, child_vals, child_dist,
                    slots, bad_count, bad_first, limit, blocked_draw):
     """Check the slots ``slots`` (increasing) of subspace (m, o). ``sib_*``: planes of (o, m);
@@ -55,13 +54,16 @@ def check_movement(T, Ob, flying, m, o, vals, dtc, sib_vals, sib_dtc, child_vals
     nchunk = bad_count.shape[0]
     span = slots.shape[0]
     ends = o - 1 < LOSE_BELOW
-    for c in prange(nchunk):
+
+    def run(c):
         a = span * c // nchunk
         b = span * (c + 1) // nchunk
         turns = np.empty((MAX_TURNS, 3), dtype=np.int64)
         _check_movement_chunk(T, Ob, flying, m, o, vals, dtc, sib_vals, sib_dtc, child_vals,
                               child_dist, slots, bad_count, bad_first, limit, blocked_draw, ends,
-                              np.int64(c), a, b, turns)
+                              c, a, b, turns)
+
+    run_chunks(nchunk, run)
 
 
 @njit(**CHUNK)
@@ -114,7 +116,6 @@ def _check_movement_chunk(T, Ob, flying, m, o, vals, dtc, sib_vals, sib_dtc, chi
     bad_first[c] = first
 
 
-@njit(parallel=True, **_NJ)
 def check_placement(T, Ob, flying, count_hand, dm, m, o, hm, ho, slots, vals, dtc, cinfo, v0, d0, v1, d1, v2, d2,
                     bad_count, bad_first, mode):
     """Check the placement slots ``slots`` of subspace (m, o, hm, ho) the plain way, in slot
@@ -131,13 +132,16 @@ def check_placement(T, Ob, flying, count_hand, dm, m, o, hm, ho, slots, vals, dt
     dtw = mode == 1
     nchunk = bad_count.shape[0]
     span = slots.shape[0]
-    for c in prange(nchunk):
+
+    def run(c):
         a = span * c // nchunk
         b = span * (c + 1) // nchunk
         turns = np.empty((MAX_TURNS, 3), dtype=np.int64)
         _check_placement_chunk(T, Ob, flying, count_hand, dm, m, o, hm, ho, slots, vals, dtc,
                                cinfo, v0, d0, v1, d1, v2, d2, bad_count, bad_first, mode, dtw,
-                               np.int64(c), a, b, turns)
+                               c, a, b, turns)
+
+    run_chunks(nchunk, run)
 
 
 @njit(**CHUNK)
@@ -231,7 +235,6 @@ def _draw_distance(best, lo, hi, rank):
     return lo if best > rank else hi
 
 
-@njit(parallel=True, **_NJ)
 def check_draws_movement(T, Ob, flying, m, o, vals, dv, dd, rank, sib_vals, sib_dv, sib_dd,
                          child_vals, child_dv, slots, bad_count, bad_first):
     """Check the draw values (docs/draws.md) of the slots ``slots`` of subspace (m, o), whose
@@ -244,13 +247,16 @@ def check_draws_movement(T, Ob, flying, m, o, vals, dv, dd, rank, sib_vals, sib_
     nchunk = bad_count.shape[0]
     span = slots.shape[0]
     ends = o - 1 < LOSE_BELOW
-    for c in prange(nchunk):
+
+    def run(c):
         a = span * c // nchunk
         b = span * (c + 1) // nchunk
         turns = np.empty((MAX_TURNS, 3), dtype=np.int64)
         _check_draws_movement_chunk(T, Ob, flying, m, o, vals, dv, dd, rank, sib_vals, sib_dv,
                                     sib_dd, child_vals, child_dv, slots, bad_count, bad_first,
-                                    ends, np.int64(c), a, b, turns)
+                                    ends, c, a, b, turns)
+
+    run_chunks(nchunk, run)
 
 
 @njit(**CHUNK)
@@ -314,7 +320,6 @@ def _plane(kind, p0, p1, p2, p3, p4, j):
     return np.int64(p4[j])
 
 
-@njit(parallel=True, **_NJ)
 def check_hand(T, Ob, flying, dm, m, o, hm, ho, slots, vals, dist, v0, v1, v2, v3, v4,
                d0, d1, d2, d3, d4, bad_count, bad_first, dtw):
     """Check the slots ``slots`` of a subspace (m, o, hm, ho) of the place-or-move game (Lasker
@@ -327,12 +332,15 @@ def check_hand(T, Ob, flying, dm, m, o, hm, ho, slots, vals, dist, v0, v1, v2, v
     wins in 1."""
     nchunk = bad_count.shape[0]
     span = slots.shape[0]
-    for c in prange(nchunk):
+
+    def run(c):
         a = span * c // nchunk
         b = span * (c + 1) // nchunk
         turns = np.empty((MAX_TURNS, 3), dtype=np.int64)
         _check_hand_chunk(T, Ob, flying, dm, m, o, hm, ho, slots, vals, dist, v0, v1, v2, v3, v4,
-                          d0, d1, d2, d3, d4, bad_count, bad_first, dtw, np.int64(c), a, b, turns)
+                          d0, d1, d2, d3, d4, bad_count, bad_first, dtw, c, a, b, turns)
+
+    run_chunks(nchunk, run)
 
 
 @njit(**CHUNK)
@@ -382,7 +390,6 @@ def _check_hand_chunk(T, Ob, flying, dm, m, o, hm, ho, slots, vals, dist, v0, v1
     bad_first[c] = first
 
 
-@njit(parallel=True, **_NJ)
 def check_draws_hand(T, Ob, flying, dm, m, o, hm, ho, vals, dv, dd, rank, v0, v1, v2, v3, v4,
                      e0, e1, e2, e3, e4, sib_dd, slots, bad_count, bad_first):
     """``check_draws_movement`` for a subspace (m, o, hm, ho) of the place-or-move game: the
@@ -391,13 +398,16 @@ def check_draws_hand(T, Ob, flying, dm, m, o, hm, ho, vals, dv, dd, rank, v0, v1
     removal is an exit (its draw distance counts 1)."""
     nchunk = bad_count.shape[0]
     span = slots.shape[0]
-    for c in prange(nchunk):
+
+    def run(c):
         a = span * c // nchunk
         b = span * (c + 1) // nchunk
         turns = np.empty((MAX_TURNS, 3), dtype=np.int64)
         _check_draws_hand_chunk(T, Ob, flying, dm, m, o, hm, ho, vals, dv, dd, rank, v0, v1, v2,
                                 v3, v4, e0, e1, e2, e3, e4, sib_dd, slots, bad_count, bad_first,
-                                np.int64(c), a, b, turns)
+                                c, a, b, turns)
+
+    run_chunks(nchunk, run)
 
 
 @njit(**CHUNK)
