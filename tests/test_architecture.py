@@ -7,7 +7,6 @@ import ast
 import os
 import re
 
-import numpy as np
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
