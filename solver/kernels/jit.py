@@ -1,13 +1,13 @@
 """How the kernels' chunk functions are compiled and run.
 
-A parallel kernel is a plain Python function that validates nothing and allocates the scratch
-arrays, and a chunk function that does the work of one chunk (a block of slots, a task, a range
-of mover masks): ``@njit(**CHUNK)``. ``run_chunks`` calls it on ``numba.get_num_threads()``
-threads (the chunk functions release the GIL), each thread taking the next chunk as it comes
-free. A ``prange`` loop around the chunk call did the same, but numba compiled the chunk's code
-once more for each kernel that called it, and its parfor passes over a long inlined body took
-most of the kernel's compile time; now a chunk compiles once. Two options keep the chunk as
-fast as the ``prange`` body it was:
+A parallel kernel is a plain Python function that allocates the scratch arrays, and a chunk
+function that does the work of one chunk (a block of slots, a task, a range of mover masks):
+``@njit(**CHUNK)``. ``run_chunks`` calls it on ``numba.get_num_threads()`` threads (the chunk
+functions release the GIL), each thread taking the next chunk as it comes free. A ``prange``
+loop around the chunk call did the same, but numba compiled the chunk's code once more for each
+kernel that called it, and its parfor passes over a long inlined body took most of the kernel's
+compile time; now a chunk compiles once. Two options keep the chunk as fast as the ``prange``
+body it was:
 
 - ``_nrt=False``: no reference counting. A plain function that passes the tables (``T``,
   ``Ob``: tuples of arrays) to its inlined helpers takes and drops a reference on each array per
@@ -17,9 +17,10 @@ fast as the ``prange`` body it was:
 - ``error_model="numpy"``: what numba compiles a ``prange`` body with (no check for a division
   by zero).
 
-A chunk function is called from Python only: its argument types are then Python's (ints are
-int64), the same at every call, and it compiles once per set of array dtypes
-(tests/test_architecture.py holds both).
+A chunk function is called from Python only (tests/test_architecture.py reads the source for
+it): its argument types are then Python's (ints are int64), the same at every call, and it
+compiles once per set of array dtypes (tests/chunks.py, asserted by the Lasker and draw-value
+tests after they run the kernels).
 """
 
 from __future__ import annotations
