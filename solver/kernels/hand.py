@@ -18,12 +18,12 @@ import numpy as np
 from numba import njit
 
 from ..core.codes import DRAW, DV0, LOSS, UNUSED, WIN
-from .bitboard import MAX_TURNS, closed_mills
+from .bitboard import MAX_TURNS
 from .bits import ctz, popcount
-from .hashing import anchor, colex_rank, compress, expand, index_one, ranked, sym_image, unindex_one
+from .hashing import colex_rank, expand, index_one, ranked, sym_image, unindex_one
 from .dtw import NONE, dtw_state, exit_level
 from .jit import CHUNK, run_chunks
-from .placement import sweep_scratch
+from .placement import per_placement, sweep_scratch
 from .retro import BLOCK, COUNT_MAX, counted, removal_exits
 from .turns import END, hand_children, kid_buffer, placements, slide_children
 
@@ -182,25 +182,8 @@ def _hand_sweep_rows(T, Ob, fly, dm, m, o, hm, ho, off, st, flag0, flag1, c0, c1
         M = Ob.reps[base + ri]
         free = T.full & ~M
         if hm > 0:
-            f = free
-            while f:
-                qb = f & -f
-                f ^= qb
-                q = ctz(qb)
-                q_closed[q] = closed_mills(T, M | qb, q)
-                orb, s, rep, stab = anchor(T, Ob, m + 1, M | qb)
-                q_orbit[q] = orb
-                q_s[q] = s
-                q_rep[q] = rep
-                q_stab[q] = stab
-                rfree = T.full & ~rep
-                gg = free ^ qb
-                while gg:
-                    pb = gg & -gg
-                    gg ^= pb
-                    bit[ctz(pb), q] = compress(T, sym_image(T, s, pb), rfree)
-            for q in range(n):
-                img[q] = 0
+            per_placement(T, Ob, m, M, free, True, q_closed, q_orbit, q_s, q_rep, q_stab, bit,
+                          img)
         prev = np.int64(0)
         x = (np.int64(1) << o) - 1  # the opponent's mask compressed onto the free points
         for _ in range(n_opp):

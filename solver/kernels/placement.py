@@ -100,6 +100,34 @@ def sweep_scratch(n):
             np.zeros(3, dtype=np.int64))
 
 
+@njit(inline="always", **_NJ)
+def per_placement(T, Ob, m, M, free, anchored, q_closed, q_orbit, q_s, q_rep, q_stab, bit, img):
+    """What depends on the mover's mask ``M`` (``m`` pieces) and the point q placed on only, for
+    every free q, into the sweep's scratch arrays (``sweep_scratch``): the mills the placement
+    closes; with ``anchored`` (the child lies in the opponent's orientation), the child's
+    orbit, symmetry, representative and stabilizer and the ``bit`` table; ``img`` cleared."""
+    f = free
+    while f:
+        qb = f & -f
+        f ^= qb
+        q = ctz(qb)
+        q_closed[q] = closed_mills(T, M | qb, q)
+        if anchored:
+            orb, s, rep, stab = anchor(T, Ob, m + 1, M | qb)
+            q_orbit[q] = orb
+            q_s[q] = s
+            q_rep[q] = rep
+            q_stab[q] = stab
+            rfree = T.full & ~rep
+            g = free ^ qb
+            while g:
+                pb = g & -g
+                g ^= pb
+                bit[ctz(pb), q] = compress(T, sym_image(T, s, pb), rfree)
+    for q in range(img.shape[0]):
+        img[q] = 0
+
+
 @njit(**CHUNK)
 def _sweep_rows(T, Ob, dm, m, o, out, cinfo, c0, c1, c2, w0, w1, w2, wout, v0, v1, v2, vout, n,
                 switched, n_opp, base, a, b, turns, q_closed, q_orbit, q_s, q_rep, q_stab, bit,
@@ -113,27 +141,8 @@ def _sweep_rows(T, Ob, dm, m, o, out, cinfo, c0, c1, c2, w0, w1, w2, wout, v0, v
     for ri in range(a, b):
         M = Ob.reps[base + ri]
         free = T.full & ~M
-        # what depends on the mover's mask and the placed point only
-        f = free
-        while f:
-            qb = f & -f
-            f ^= qb
-            q = ctz(qb)
-            q_closed[q] = closed_mills(T, M | qb, q)
-            if switched:
-                orb, s, rep, stab = anchor(T, Ob, m + 1, M | qb)
-                q_orbit[q] = orb
-                q_s[q] = s
-                q_rep[q] = rep
-                q_stab[q] = stab
-                rfree = T.full & ~rep
-                g = free ^ qb
-                while g:
-                    pb = g & -g
-                    g ^= pb
-                    bit[ctz(pb), q] = compress(T, sym_image(T, s, pb), rfree)
-        for q in range(n):
-            img[q] = 0
+        per_placement(T, Ob, m, M, free, switched, q_closed, q_orbit, q_s, q_rep, q_stab, bit,
+                      img)
         prev = 0
         x = (1 << o) - 1  # the opponent's mask compressed onto the free points (colex order)
         for _ in range(n_opp):
