@@ -20,10 +20,10 @@ from numba import njit
 from ..core.codes import DRAW, DV0, LOSS, UNUSED, WIN
 from .bitboard import MAX_TURNS
 from .bits import ctz, popcount
-from .hashing import colex_rank, expand, index_one, ranked, sym_image, unindex_one
+from .hashing import colex_rank, expand, index_one, next_subset, ranked, sym_image, unindex_one
 from .dtw import NONE, dtw_state, exit_level
 from .jit import CHUNK, run_chunks
-from .placement import per_placement, sweep_scratch
+from .placement import move_image, per_placement, sweep_scratch
 from .retro import BLOCK, COUNT_MAX, counted, removal_exits
 from .turns import END, hand_children, kid_buffer, placements, slide_children
 
@@ -188,18 +188,10 @@ def _hand_sweep_rows(T, Ob, fly, dm, m, o, hm, ho, off, st, flag0, flag1, c0, c1
         x = (np.int64(1) << o) - 1  # the opponent's mask compressed onto the free points
         for _ in range(n_opp):
             O = expand(T, x, free)
-            if o > 0:  # next o-subset (Gosper's hack)
-                low = x & -x
-                rr = x + low
-                x = (((rr ^ x) >> 2) // low) | rr
+            if o > 0:
+                x = next_subset(x)
             if hm > 0:
-                ch = prev ^ O
-                while ch:
-                    pb = ch & -ch
-                    ch ^= pb
-                    p = ctz(pb)
-                    for q in range(n):
-                        img[q] ^= bit[p, q]
+                move_image(prev, O, bit, img)
                 prev = O
             g = off + index_one(T, Ob, M, O)
             moves, quiet, nk = slide_children(T, Ob, fly, ends, m, o, M, O, kids)

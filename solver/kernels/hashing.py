@@ -64,6 +64,14 @@ def expand(T, c, free):
 
 
 @njit(inline="always", **_NJ)
+def next_subset(x):
+    """The next mask of as many bits as ``x`` (> 0) in increasing (colex) order: Gosper's hack."""
+    low = x & -x
+    rr = x + low
+    return (((rr ^ x) >> 2) // low) | rr
+
+
+@njit(inline="always", **_NJ)
 def colex_unrank(T, r, k, length):
     """The k-subset of range(length) with colex rank r, as a mask."""
     mask = 0
@@ -195,10 +203,7 @@ def fill_orbits(T, wanted, canon, canon_off, reps, stab, counts):
             else:
                 e = canon[base + colex_rank(T, best)]
                 canon[base + rank] = ((e >> 5) << 5) | bs
-            # next k-subset in increasing order (Gosper's hack)
             if k == 0 or rank == total - 1:
                 break
-            c = mask & -mask
-            rr = mask + c
-            mask = (((rr ^ mask) >> 2) // c) | rr
+            mask = next_subset(mask)
         counts[k] = count

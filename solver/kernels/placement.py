@@ -34,7 +34,7 @@ from numba import njit
 from ..core.codes import DRAW, DV0, LOSS, ONGOING, WIN
 from .bitboard import MAX_TURNS, closed_mills, count_result, switches
 from .bits import ctz, popcount, prefetch
-from .hashing import anchor, colex_rank, compress, expand, index_one, ranked, sym_image
+from .hashing import anchor, colex_rank, compress, expand, index_one, next_subset, ranked, sym_image
 from .jit import CHUNK, run_chunks
 from .turns import placements
 
@@ -128,6 +128,19 @@ def per_placement(T, Ob, m, M, free, anchored, q_closed, q_orbit, q_s, q_rep, q_
         img[q] = 0
 
 
+@njit(inline="always", **_NJ)
+def move_image(prev, O, bit, img):
+    """Bring ``img`` (``per_placement``'s table, the opponent's mask as each placement's child
+    sees it) from opponent mask ``prev`` to ``O``: toggle the points that changed."""
+    ch = prev ^ O
+    while ch:
+        pb = ch & -ch
+        ch ^= pb
+        p = ctz(pb)
+        for q in range(img.shape[0]):
+            img[q] ^= bit[p, q]
+
+
 @njit(**CHUNK)
 def _sweep_rows(T, Ob, dm, m, o, out, cinfo, c0, c1, c2, w0, w1, w2, wout, v0, v1, v2, vout, n,
                 switched, n_opp, base, a, b, turns, q_closed, q_orbit, q_s, q_rep, q_stab, bit,
@@ -147,18 +160,10 @@ def _sweep_rows(T, Ob, dm, m, o, out, cinfo, c0, c1, c2, w0, w1, w2, wout, v0, v
         x = (1 << o) - 1  # the opponent's mask compressed onto the free points (colex order)
         for _ in range(n_opp):
             O = expand(T, x, free)
-            if o > 0:  # next o-subset (Gosper's hack)
-                low = x & -x
-                rr = x + low
-                x = (((rr ^ x) >> 2) // low) | rr
+            if o > 0:
+                x = next_subset(x)
             if switched:
-                ch = prev ^ O
-                while ch:
-                    pb = ch & -ch
-                    ch ^= pb
-                    p = ctz(pb)
-                    for q in range(n):
-                        img[q] ^= bit[p, q]
+                move_image(prev, O, bit, img)
                 prev = O
             slot = index_one(T, Ob, M, O)
             prefetch(out, slot)  # the write at the end then finds its line in cache
