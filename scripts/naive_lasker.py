@@ -30,10 +30,11 @@ import time
 from math import comb
 
 import numpy as np
-from numba import njit, prange
+from numba import njit
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from naive_standard import BIG, _compress, _expand, _popcount, _rank, _retrograde, _retrograde_dtc, _unrank  # noqa: E402
+from naive_standard import (BIG, NCHUNK, _compress, _expand, _popcount, _rank, _retrograde,  # noqa: E402
+                            _retrograde_dtc, _unrank, in_chunks)
 
 
 @njit(cache=True)
@@ -145,31 +146,40 @@ def _turns(M, O, hm, ho, n, full, adj, pmills, flying, dm, out):
     return k
 
 
-@njit(parallel=True, cache=True)
 def _count(lo, m, o, hm, ho, count, n, full, adj, pmills, flying, dm, binom, deg):
-    for c in prange(64):
-        out = np.empty((1024, 5), dtype=np.int64)
-        for j in range(count * c // 64, count * (c + 1) // 64):
-            M, O = _position(j, m, o, n, full, binom)
-            deg[lo + j] = _turns(M, O, hm, ho, n, full, adj, pmills, flying, dm, out)
+    """``deg[lo + j]``: the number of turns of raw position j of subspace (m, o, hm, ho)."""
+    in_chunks(_count_chunk, lo, m, o, hm, ho, count, n, full, adj, pmills, flying, dm, binom, deg)
 
 
-@njit(parallel=True, cache=True)
+@njit(cache=True, nogil=True)
+def _count_chunk(c, lo, m, o, hm, ho, count, n, full, adj, pmills, flying, dm, binom, deg):
+    out = np.empty((1024, 5), dtype=np.int64)
+    for j in range(count * c // NCHUNK, count * (c + 1) // NCHUNK):
+        M, O = _position(j, m, o, n, full, binom)
+        deg[lo + j] = _turns(M, O, hm, ho, n, full, adj, pmills, flying, dm, out)
+
+
 def _fill(lo, m, o, hm, ho, count, n, full, adj, pmills, flying, dm, binom, off, start, child, conv):
     """``child[e]``: the raw index of the position turn e leads to (-1: the opponent is left
     fewer than 3 on the board and in hand, the game is over); ``conv[e]`` 1 for a conversion."""
-    for c in prange(64):
-        out = np.empty((1024, 5), dtype=np.int64)
-        for j in range(count * c // 64, count * (c + 1) // 64):
-            M, O = _position(j, m, o, n, full, binom)
-            k = _turns(M, O, hm, ho, n, full, adj, pmills, flying, dm, out)
-            e = start[lo + j]
-            for u in range(k):
-                conv[e + u] = out[u, 4]
-                if _popcount(out[u, 0]) + out[u, 2] < 3:
-                    child[e + u] = -1
-                else:
-                    child[e + u] = _index(out[u, 0], out[u, 1], out[u, 2], out[u, 3], n, full, binom, off)
+    in_chunks(_fill_chunk, lo, m, o, hm, ho, count, n, full, adj, pmills, flying, dm, binom, off,
+              start, child, conv)
+
+
+@njit(cache=True, nogil=True)
+def _fill_chunk(c, lo, m, o, hm, ho, count, n, full, adj, pmills, flying, dm, binom, off, start,
+                child, conv):
+    out = np.empty((1024, 5), dtype=np.int64)
+    for j in range(count * c // NCHUNK, count * (c + 1) // NCHUNK):
+        M, O = _position(j, m, o, n, full, binom)
+        k = _turns(M, O, hm, ho, n, full, adj, pmills, flying, dm, out)
+        e = start[lo + j]
+        for u in range(k):
+            conv[e + u] = out[u, 4]
+            if _popcount(out[u, 0]) + out[u, 2] < 3:
+                child[e + u] = -1
+            else:
+                child[e + u] = _index(out[u, 0], out[u, 1], out[u, 2], out[u, 3], n, full, binom, off)
 
 
 def subspaces(N, n):
@@ -230,13 +240,18 @@ def solve(board, N, flying, dm=1):
     return val, dtw, dtc, (n, binom, off, full, subs)
 
 
-@njit(parallel=True, cache=True)
 def _positions(lo, hi, m, o, n, full, binom):
+    """The masks of the raw positions [lo, hi) of subspace (m, o)."""
     movers = np.empty(hi - lo, dtype=np.int64)
     opps = np.empty(hi - lo, dtype=np.int64)
-    for k in prange(hi - lo):
-        movers[k], opps[k] = _position(lo + k, m, o, n, full, binom)
+    in_chunks(_positions_chunk, lo, hi, m, o, n, full, binom, movers, opps)
     return movers, opps
+
+
+@njit(cache=True, nogil=True)
+def _positions_chunk(c, lo, hi, m, o, n, full, binom, movers, opps):
+    for k in range(((hi - lo) * c) // NCHUNK, ((hi - lo) * (c + 1)) // NCHUNK):
+        movers[k], opps[k] = _position(lo + k, m, o, n, full, binom)
 
 
 def compare(db, variant, val, dtw, dtc, info, with_dtw=True):

@@ -27,12 +27,24 @@ from __future__ import annotations
 import argparse
 import sys
 import time
+from concurrent.futures import ThreadPoolExecutor
 from math import comb
 
+import numba
 import numpy as np
-from numba import njit, prange
+from numba import njit
 
 BIG = 32767
+#: the chunks of the per-position loops; ``in_chunks`` runs them on numba's thread count
+NCHUNK = 64
+
+
+def in_chunks(kernel, *args):
+    """``kernel(c, *args)`` for every chunk c of NCHUNK, on ``numba.get_num_threads()`` threads
+    (the kernels release the GIL, and each chunk writes only its own part of the outputs);
+    the results in chunk order. (Plain loops compile in a fraction of a parallel loop's time.)"""
+    with ThreadPoolExecutor(numba.get_num_threads()) as pool:
+        return list(pool.map(lambda c: kernel(c, *args), range(NCHUNK)))
 
 
 @njit(cache=True)
@@ -162,31 +174,37 @@ def _moves(M, O, n, full, adj, pmills, flying, out):
     return k
 
 
-@njit(parallel=True, cache=True)
 def _count_moves(lo, hi, m, o, n, full, adj, pmills, flying, binom, off, deg):
-    for c in prange(64):
-        out = np.empty((400, 3), dtype=np.int64)
-        for i in range(lo + (hi - lo) * c // 64, lo + (hi - lo) * (c + 1) // 64):
-            M, O = _position(i, m, o, n, full, binom, off)
-            deg[i] = _moves(M, O, n, full, adj, pmills, flying, out)
+    in_chunks(_count_moves_chunk, lo, hi, m, o, n, full, adj, pmills, flying, binom, off, deg)
 
 
-@njit(parallel=True, cache=True)
+@njit(cache=True, nogil=True)
+def _count_moves_chunk(c, lo, hi, m, o, n, full, adj, pmills, flying, binom, off, deg):
+    out = np.empty((400, 3), dtype=np.int64)
+    for i in range(lo + (hi - lo) * c // NCHUNK, lo + (hi - lo) * (c + 1) // NCHUNK):
+        M, O = _position(i, m, o, n, full, binom, off)
+        deg[i] = _moves(M, O, n, full, adj, pmills, flying, out)
+
+
 def _fill_moves(lo, hi, m, o, n, full, adj, pmills, flying, binom, off, start, child, removal):
     """The move graph: ``child[e]`` the raw index of the position move e leads to (-1: a removal
     that leaves two pieces, the game is over), ``removal[e]`` 1 where the move removes."""
-    for c in prange(64):
-        out = np.empty((400, 3), dtype=np.int64)
-        for i in range(lo + (hi - lo) * c // 64, lo + (hi - lo) * (c + 1) // 64):
-            M, O = _position(i, m, o, n, full, binom, off)
-            k = _moves(M, O, n, full, adj, pmills, flying, out)
-            e = start[i]
-            for u in range(k):
-                removal[e + u] = out[u, 2]
-                if _popcount(out[u, 0]) < 3:
-                    child[e + u] = -1
-                else:
-                    child[e + u] = _index(out[u, 0], out[u, 1], n, full, binom, off)
+    in_chunks(_fill_moves_chunk, lo, hi, m, o, n, full, adj, pmills, flying, binom, off, start, child, removal)
+
+
+@njit(cache=True, nogil=True)
+def _fill_moves_chunk(c, lo, hi, m, o, n, full, adj, pmills, flying, binom, off, start, child, removal):
+    out = np.empty((400, 3), dtype=np.int64)
+    for i in range(lo + (hi - lo) * c // NCHUNK, lo + (hi - lo) * (c + 1) // NCHUNK):
+        M, O = _position(i, m, o, n, full, binom, off)
+        k = _moves(M, O, n, full, adj, pmills, flying, out)
+        e = start[i]
+        for u in range(k):
+            removal[e + u] = out[u, 2]
+            if _popcount(out[u, 0]) < 3:
+                child[e + u] = -1
+            else:
+                child[e + u] = _index(out[u, 0], out[u, 1], n, full, binom, off)
 
 
 @njit(cache=True)
@@ -317,39 +335,46 @@ def _retrograde_dtc(start, child, removal, val, dtc):
     return _levels(rdeg, pred, val, dtc, left, frontier, nf, ones, n1)
 
 
-@njit(parallel=True, cache=True)
 def _weights(m, o, n, full, binom, off, perms, val, out):
     """Per chunk: orbit-weighted (positions, wins, losses) of subspace (m, o)."""
+    in_chunks(_weights_chunk, m, o, n, full, binom, off, perms, val, out)
+
+
+@njit(cache=True, nogil=True)
+def _weights_chunk(c, m, o, n, full, binom, off, perms, val, out):
     count = binom[n, m] * binom[n - m, o]
     G = perms.shape[0]
-    for c in prange(64):
-        for j in range(count * c // 64, count * (c + 1) // 64):
-            i = off[m, o] + j
-            M, O = _position(i, m, o, n, full, binom, off)
-            fixed = 0
-            for s in range(G):
-                M2 = 0
-                O2 = 0
-                for p in range(n):
-                    if M >> p & 1:
-                        M2 |= 1 << perms[s, p]
-                    if O >> p & 1:
-                        O2 |= 1 << perms[s, p]
-                if M2 == M and O2 == O:
-                    fixed += 1
-            w = fixed / G
-            out[c, 0] += w
-            if val[i] == 1:
-                out[c, 1] += w
-            elif val[i] == -1:
-                out[c, 2] += w
+    for j in range(count * c // NCHUNK, count * (c + 1) // NCHUNK):
+        i = off[m, o] + j
+        M, O = _position(i, m, o, n, full, binom, off)
+        fixed = 0
+        for s in range(G):
+            M2 = 0
+            O2 = 0
+            for p in range(n):
+                if M >> p & 1:
+                    M2 |= 1 << perms[s, p]
+                if O >> p & 1:
+                    O2 |= 1 << perms[s, p]
+            if M2 == M and O2 == O:
+                fixed += 1
+        w = fixed / G
+        out[c, 0] += w
+        if val[i] == 1:
+            out[c, 1] += w
+        elif val[i] == -1:
+            out[c, 2] += w
 
 
-@njit(parallel=True, cache=True)
 def _pair_exits(lo, hi, a_side, start, child, removal, val, dv, best, worst):
     """For the drawn positions [lo, hi) of one part of a pair, whose side to move is A
     (``a_side``) or B: the best and worst exit value for A (-999 / 999 where none)."""
-    for i in prange(lo, hi):
+    in_chunks(_pair_exits_chunk, lo, hi, a_side, start, child, removal, val, dv, best, worst)
+
+
+@njit(cache=True, nogil=True)
+def _pair_exits_chunk(c, lo, hi, a_side, start, child, removal, val, dv, best, worst):
+    for i in range(lo + (hi - lo) * c // NCHUNK, lo + (hi - lo) * (c + 1) // NCHUNK):
         best[i] = -999
         worst[i] = 999
         if val[i] != 0:
@@ -363,31 +388,35 @@ def _pair_exits(lo, hi, a_side, start, child, removal, val, dv, best, worst):
             worst[i] = min(worst[i], x)
 
 
-@njit(parallel=True, cache=True)
 def _sweep(lo, hi, a_side, t, start, child, removal, val, best, worst, X, Y):
     """One in-place sweep of the threshold-t operator over the drawn positions [lo, hi) whose
     side to move is A (``a_side``) or B; ``X``: their membership, ``Y``: the other part's.
     Returns the number of changes."""
-    changes = np.zeros(64, dtype=np.int64)
-    for c in prange(64):
-        for i in range(lo + (hi - lo) * c // 64, lo + (hi - lo) * (c + 1) // 64):
-            if val[i] != 0:
+    return sum(in_chunks(_sweep_chunk, lo, hi, a_side, t, start, child, removal, val, best,
+                         worst, X, Y))
+
+
+@njit(cache=True, nogil=True)
+def _sweep_chunk(c, lo, hi, a_side, t, start, child, removal, val, best, worst, X, Y):
+    changes = 0
+    for i in range(lo + (hi - lo) * c // NCHUNK, lo + (hi - lo) * (c + 1) // NCHUNK):
+        if val[i] != 0:
+            continue
+        ok = best[i] >= t if a_side else worst[i] >= t
+        for e in range(start[i], start[i + 1]):
+            j = child[e]
+            if removal[e] != 0 or j < 0 or val[j] != 0:
                 continue
-            ok = best[i] >= t if a_side else worst[i] >= t
-            for e in range(start[i], start[i + 1]):
-                j = child[e]
-                if removal[e] != 0 or j < 0 or val[j] != 0:
-                    continue
-                if a_side and Y[j]:
-                    ok = True
-                    break
-                if not a_side and not Y[j]:
-                    ok = False
-                    break
-            if ok != X[i]:
-                X[i] = ok
-                changes[c] += 1
-    return changes.sum()
+            if a_side and Y[j]:
+                ok = True
+                break
+            if not a_side and not Y[j]:
+                ok = False
+                break
+        if ok != X[i]:
+            X[i] = ok
+            changes += 1
+    return changes
 
 
 def tables(board, top):
@@ -444,7 +473,7 @@ def solve(board, top, flying):
     dv = np.zeros(total, dtype=np.int64)
     score = {}
     for m, o in subs:
-        w = np.zeros((64, 3))
+        w = np.zeros((NCHUNK, 3))
         _weights(m, o, n, full, binom, off, perms, val, w)
         tot = w.sum(axis=0)
         score[(m, o)] = (tot[1] - tot[2]) / tot[0]
@@ -526,13 +555,18 @@ def compare(db, variant, val, dtw, dtc, dv, info):
     return bad
 
 
-@njit(parallel=True, cache=True)
 def _positions(idx, m, o, n, full, binom, off):
+    """The masks of the raw positions ``idx`` of subspace (m, o)."""
     movers = np.empty(len(idx), dtype=np.int64)
     opps = np.empty(len(idx), dtype=np.int64)
-    for k in prange(len(idx)):
-        movers[k], opps[k] = _position(idx[k], m, o, n, full, binom, off)
+    in_chunks(_positions_chunk, idx, m, o, n, full, binom, off, movers, opps)
     return movers, opps
+
+
+@njit(cache=True, nogil=True)
+def _positions_chunk(c, idx, m, o, n, full, binom, off, movers, opps):
+    for k in range(len(idx) * c // NCHUNK, len(idx) * (c + 1) // NCHUNK):
+        movers[k], opps[k] = _position(idx[k], m, o, n, full, binom, off)
 
 
 def main(argv=None):

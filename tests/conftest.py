@@ -28,7 +28,7 @@ def pytest_configure(config):
 #: both workers, 110 s each, before this). Heavy fixtures of a file are session-scoped: under
 #: xdist the tests of a file need not run one after the other, and a module fixture is torn
 #: down whenever the next test is another file's.
-SHARED_FIXTURES = (("six-small", {"graphs", "horizons", "six_small", "draws_db", "dtw_db", "six16"}),
+SHARED_FIXTURES = (("six-small", {"graph_job", "graphs", "horizons", "six_small", "draws_db", "dtw_db", "six16"}),
                    ("whole-game", {"whole_game"}),
                    ("standard-5", {"standard5"}))
 
@@ -102,18 +102,26 @@ def placed(solved):
 
 
 @pytest.fixture(scope="session")
-def graphs():
+def graph_job():
     """The move graphs of Six Men's Morris up to 4 a side, without and with flying (naive.py;
-    about 20 s each in plain Python, built once for the limit, dtw and draw-value tests, the two
-    at once in two processes)."""
+    about 45 s in plain Python), being built in a process of their own from the first test of
+    the group that needs them: ``six_small`` asks for it, so they are built while it solves.
+    Torn down unfinished where no test waited for them."""
     import multiprocessing
-    from concurrent.futures import ProcessPoolExecutor
 
     import naive
 
-    with ProcessPoolExecutor(2, mp_context=multiprocessing.get_context("spawn")) as pool:
-        jobs = {fly: pool.submit(naive.six_move_graph, fly, 4) for fly in (False, True)}
-        return {fly: job.result() for fly, job in jobs.items()}
+    pool = multiprocessing.get_context("spawn").Pool(1)
+    yield pool.apply_async(naive.six_move_graphs, (4,))
+    pool.terminate()
+    pool.join()
+
+
+@pytest.fixture(scope="session")
+def graphs(graph_job):
+    """``graphs[flying]``: the move graph of Six Men's Morris up to 4 a side (naive.move_graph),
+    for the limit, dtw and draw-value tests (read only)."""
+    return graph_job.get()
 
 
 @pytest.fixture(scope="session")
@@ -135,9 +143,10 @@ def horizons(graphs):
 
 
 @pytest.fixture(scope="session")
-def six_small(tmp_path_factory):
+def six_small(tmp_path_factory, graph_job):
     """Six Men's Morris up to 4 a side, without and with flying: values, dtw and draw values,
-    solved once for every test that reads them (a test that changes a file works on a copy)."""
+    solved once for every test that reads them (a test that changes a file works on a copy;
+    ``graph_job`` builds the naive move graphs meanwhile)."""
     from morris.core.progress import Reporter
     from morris.core.variants import get_variant
     from morris.solving.schedule import solve

@@ -113,9 +113,22 @@ def move_graph(variant, top):
     total first; ``edges``: (src, dst) of the moves without removal; ``removals``: (src, dst)
     of the moves that remove, dst -1 where the opponent is left with 2 pieces; ``blocked``:
     positions whose mover has no legal move."""
+    return move_graphs([variant], top)[0]
+
+
+def move_graphs(variants, top):
+    """:func:`move_graph` of each of ``variants``: one game (board and rules) under different
+    flying rules, listed in one pass. The flying rule enters the turns only through whether the
+    mover flies (rules.turns asks rules.flies), so a position whose mover flies, or does not,
+    under two of the variants has its turns listed once for both."""
+    import dataclasses
+
     import numpy as np
 
-    n = variant.board.n
+    first = variants[0]
+    for v in variants:
+        assert v.board is first.board and dataclasses.replace(v.rules, flying=first.rules.flying) == first.rules
+    n = first.board.n
     keys, pairs = [], {}
     for total in range(6, 2 * top + 1):
         for m in range(3, top + 1):
@@ -127,29 +140,44 @@ def move_graph(variant, top):
                 pairs[(m, o)] = slice(start, len(keys))
     # a position's number by its masks packed into one int (hashed faster than a pair)
     number = {mover << n | opp: i for i, (mover, opp) in enumerate(keys)}
-    es, ed, rs, rd, blocked = [], [], [], [], []
-    turns, child = rules.turns, rules.child
+    lists = [([], [], [], [], []) for _ in variants]  # es, ed, rs, rd, blocked
     for i, (mover, opp) in enumerate(keys):
-        ts = turns(variant, mover, opp, 0, 0)
-        if not ts:
-            blocked.append(i)
-        for t in ts:
-            (cm, co, _, _), _ = child(mover, opp, 0, 0, t)
-            if t[2]:
-                rs.append(i)
-                rd.append(-1 if cm.bit_count() < 3 else number[cm << n | co])
-            else:
-                es.append(i)
-                ed.append(number[cm << n | co])
+        listed = {}  # whether the mover flies: the child numbers of its moves and its removals
+        for v, (es, ed, rs, rd, blocked) in zip(variants, lists):
+            fly = rules.flies(v, mover, 0, 0)
+            if fly not in listed:
+                listed[fly] = _children(v, mover, opp, n, number)
+            moves, removals = listed[fly]
+            if not moves and not removals:
+                blocked.append(i)
+            es.extend([i] * len(moves))
+            ed.extend(moves)
+            rs.extend([i] * len(removals))
+            rd.extend(removals)
     arr = lambda x: np.array(x, dtype=np.int64)  # noqa: E731
-    return keys, pairs, (arr(es), arr(ed)), (arr(rs), arr(rd)), arr(blocked)
+    return [(keys, pairs, (arr(es), arr(ed)), (arr(rs), arr(rd)), arr(blocked))
+            for es, ed, rs, rd, blocked in lists]
 
 
-def six_move_graph(flying: bool, top: int):
-    """:func:`move_graph` of Six Men's Morris (a picklable call, for a worker process)."""
+def _children(variant, mover, opp, n, number):
+    """The numbers of the positions the moves of (mover, opp) lead to: (moves without removal,
+    removals), a removal that leaves the opponent 2 pieces as -1."""
+    moves, removals = [], []
+    for t in rules.turns(variant, mover, opp, 0, 0):
+        (cm, co, _, _), _ = rules.child(mover, opp, 0, 0, t)
+        if t[2]:
+            removals.append(-1 if cm.bit_count() < 3 else number[cm << n | co])
+        else:
+            moves.append(number[cm << n | co])
+    return moves, removals
+
+
+def six_move_graphs(top):
+    """:func:`move_graphs` of Six Men's Morris without and with flying: {flying: graph} (a
+    picklable call, for a worker process)."""
     from morris.core.variants import get_variant
 
-    return move_graph(get_variant("six", flying=flying), top)
+    return dict(zip((False, True), move_graphs([get_variant("six", flying=f) for f in (False, True)], top)))
 
 
 def solve_with_counter(variant, graph):

@@ -333,8 +333,8 @@ def test_verify_catches_wrong_limited_values_with_a_valid_checksum(six16, tmp_pa
     from morris.format.fileformat import check_file, write_table
     from morris.solving.verify import verify
 
-    db = tmp_path / "db"
-    shutil.copytree(six16, db)
+    db = tmp_path / "db"  # the limited files only (the unlimited twin's do not read them)
+    shutil.copytree(os.path.join(six16, SIX16.ruleset_id), db / SIX16.ruleset_id)
     path = str(db / SIX16.ruleset_id / "6-5.mtb")
     with TableFile(path) as tf:
         header = dict(tf.header)

@@ -94,10 +94,14 @@ def test_placement_moves_and_distances(placed):
                 assert a.dtc == a.moves[0].dtc  # the best move's distance is the position's
 
 
-def test_verify_covers_placement_files(placed):
+def test_verify_passes_on_everything_solved(placed):
+    """Every file of ``placed`` (conftest.solved's movement files and the placement files
+    added to the same directory) checked forward and found right."""
     report = verify(placed)
     placement = [f for f in report.files if "+" in f.subspace]
     assert len(placement) > 100 and all(f.ok for f in placement)
+    assert {os.path.basename(f.path) for f in report.files} >= {"3-3.mtb", "4-4.mtb", "6-6.mtb"}
+    assert all(f.checked > 0 for f in report.files)
     assert report.ok
 
 

@@ -21,8 +21,9 @@ POS = "a1,d1,g1,b2/a7,d7,g7 b"  # standard 3-4 from black's point of view: subsp
 
 @pytest.fixture
 def db(solved, tmp_path):
+    """A copy of the standard game's movement files of ``solved`` (up to 4 a side)."""
     d = tmp_path / "db"
-    shutil.copytree(solved, d)
+    shutil.copytree(os.path.join(solved, "standard"), d / "standard", ignore=shutil.ignore_patterns("*+*"))
     return d
 
 

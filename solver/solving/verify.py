@@ -414,19 +414,26 @@ def _movement_planes(directory, sub, sib, child, dtw: bool):
     return vals, own, sib_vals, sib_dist, child_vals, child_dist
 
 
+#: slots per chunk of the forward check, up to 256 chunks a part (a small file is then a few
+#: calls, not 256 of a few slots each)
+CHUNK_SLOTS = 1024
+
+
 def _run_check(fr: FileReport, header, sub, hasher, slots: int, sample, rep, check):
     """Run ``check(part, bad_count, bad_first)`` (a forward-check kernel) over the slots of
     :func:`slot_parts` and fill in the report: positions, how many were checked, mismatches and
     the first mismatching slot."""
-    nchunk = 256
-    bad = np.zeros(nchunk, np.int64)
-    first = np.zeros(nchunk, np.int64)
+    most = 256
+    bad_all = np.zeros(most, np.int64)
+    first_all = np.zeros(most, np.int64)
     total_bad = 0
     first_bad = -1
     checked = 0
     with rep.bar(total=min(slots, sample or slots), desc=f"verify {sub}", unit="pos") as bar:
         for part in slot_parts(slots, sample):
             checked += len(part)
+            nchunk = min(most, -(-len(part) // CHUNK_SLOTS))
+            bad, first = bad_all[:nchunk], first_all[:nchunk]
             check(part, bad, first)
             total_bad += int(bad.sum())
             if first_bad < 0 and (first >= 0).any():
