@@ -1,4 +1,5 @@
 import os
+import sys
 
 import pytest
 
@@ -6,6 +7,10 @@ if os.environ.get("PYTEST_XDIST_WORKER"):
     # a core per worker under ``-n 2``: two workers with two OpenMP threads each oversubscribe
     # the two cores (their threads spin): 47 tests of four files took 255 s so, 175 s with one
     os.environ["NUMBA_NUM_THREADS"] = "1"
+    if "numba" in sys.modules:  # (a plugin imported it first: numba read the variable then)
+        import numba
+
+        numba.set_num_threads(1)
 else:
     os.environ.setdefault("NUMBA_NUM_THREADS", "2")
 
