@@ -22,6 +22,12 @@ from ..core.codes import DRAW, LOSS, ONGOING, WIN
 from ..core.codes import FLY_AT, LOSE_BELOW
 
 
+def turn_rows():
+    """A buffer for ``gen_turns``' (and ``turns.placements``') turn rows, allocated in Python by
+    the kernel that runs a chunk function (which cannot allocate: kernels/jit.py)."""
+    return np.empty((MAX_TURNS, 3), dtype=np.int64)
+
+
 @njit(inline="always", **_NJ)
 def in_mills(T, pieces):
     out = 0

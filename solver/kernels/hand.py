@@ -18,11 +18,11 @@ import numpy as np
 from numba import njit
 
 from ..core.codes import DRAW, DV0, LOSS, UNUSED, WIN
-from .bitboard import MAX_TURNS
+from .bitboard import turn_rows
 from .bits import ctz, popcount
 from .hashing import colex_rank, expand, index_one, next_subset, ranked, sym_image, unindex_one
 from .dtw import NONE, dtw_state, exit_level
-from .jit import CHUNK, run_chunks
+from .jit import CHUNK, run_chunks, run_spans
 from .placement import move_image, per_placement, sweep_scratch
 from .retro import BLOCK, COUNT_MAX, counted, removal_exits
 from .turns import END, hand_children, kid_buffer, placements, slide_children
@@ -52,7 +52,7 @@ def count_hand_dtw(T, Ob, fly, dm, m, o, hm, ho, off, slots, vals, st, exits, c0
     def run(bi):
         _hand_dtw_block(T, Ob, fly, dm, m, o, hm, ho, off, vals, st, exits, c0, c1, c2, c3, w0,
                         w1, w2, w3, halved, lo_blk, flag0, errors, end, bi, kid_buffer(),
-                        kid_buffer(), np.empty((MAX_TURNS, 3), dtype=np.int64))
+                        kid_buffer(), turn_rows())
 
     run_chunks(hi_blk - lo_blk, run)
 
@@ -100,7 +100,7 @@ def count_hand_draws(T, Ob, fly, dm, m, o, hm, ho, off, slots, rank, vals, st, e
     def run(bi):
         _hand_draws_block(T, Ob, fly, dm, m, o, hm, ho, off, rank, vals, st, exits, dv, c0, c1,
                           c2, c3, e0, e1, e2, e3, key0, lo_blk, wins, errors, end, bi,
-                          kid_buffer(), kid_buffer(), np.empty((MAX_TURNS, 3), dtype=np.int64))
+                          kid_buffer(), kid_buffer(), turn_rows())
 
     run_chunks(hi_blk - lo_blk, run)
 
@@ -156,17 +156,10 @@ def count_hand_sweep(T, Ob, fly, dm, m, o, hm, ho, off, st, flag0, flag1, c0, c1
     n = T.n
     n_opp = T.binom[n - m, o]
     base = Ob.reps_off[m]
-    span = r_hi - r_lo
     ends = o - 1 + ho < 3
-
-    def run(c):
-        a = r_lo + span * c // nchunk
-        b = r_lo + span * (c + 1) // nchunk
-        _hand_sweep_rows(T, Ob, fly, dm, m, o, hm, ho, off, st, flag0, flag1, c0, c1, c2, c3,
-                         errors, n, n_opp, base, ends, c, a, b, kid_buffer(),
-                         np.empty((MAX_TURNS, 3), dtype=np.int64), *sweep_scratch(n))
-
-    run_chunks(nchunk, run)
+    run_spans(nchunk, r_lo, r_hi, lambda c, a, b: _hand_sweep_rows(
+        T, Ob, fly, dm, m, o, hm, ho, off, st, flag0, flag1, c0, c1, c2, c3, errors, n, n_opp,
+        base, ends, c, a, b, kid_buffer(), turn_rows(), *sweep_scratch(n)))
 
 
 @njit(**CHUNK)

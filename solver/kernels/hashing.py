@@ -16,7 +16,7 @@ import numpy as np
 from numba import njit
 
 from .bits import popcount
-from .jit import CHUNK, run_chunks
+from .jit import CHUNK, run_spans
 
 _NJ = dict(cache=True, nogil=True)
 
@@ -139,15 +139,14 @@ def unindex_one(T, Ob, m, o, i):
     return mover, rep, used
 
 
-#: positions per chunk of ``index_batch`` and ``unindex_batch``
+#: positions per chunk (at most) of ``index_batch`` and ``unindex_batch``
 BATCH_CHUNK = 1 << 16
 
 
 def index_batch(T, Ob, movers, opps, out):
     """``out[i]``: the slot of position (``movers[i]``, ``opps[i]``) in its subspace."""
     n = movers.shape[0]
-    run_chunks(-(-n // BATCH_CHUNK), lambda c: _index_rows(
-        T, Ob, movers, opps, out, c * BATCH_CHUNK, min(n, (c + 1) * BATCH_CHUNK)))
+    run_spans(-(-n // BATCH_CHUNK), 0, n, lambda c, a, b: _index_rows(T, Ob, movers, opps, out, a, b))
 
 
 @njit(**CHUNK)
@@ -159,8 +158,8 @@ def _index_rows(T, Ob, movers, opps, out, a, b):
 def unindex_batch(T, Ob, m, o, idx, movers, opps, used):
     """The positions at slots ``idx`` of subspace (m, o): masks and whether the slot is used."""
     n = idx.shape[0]
-    run_chunks(-(-n // BATCH_CHUNK), lambda c: _unindex_rows(
-        T, Ob, m, o, idx, movers, opps, used, c * BATCH_CHUNK, min(n, (c + 1) * BATCH_CHUNK)))
+    run_spans(-(-n // BATCH_CHUNK), 0, n, lambda c, a, b: _unindex_rows(
+        T, Ob, m, o, idx, movers, opps, used, a, b))
 
 
 @njit(**CHUNK)

@@ -63,3 +63,10 @@ def run_chunks(nchunk: int, run) -> None:
         except BaseException:
             stop.append(True)
             raise
+
+
+def run_spans(nchunk: int, lo: int, hi: int, run) -> None:
+    """``run_chunks`` over [lo, hi) cut into ``nchunk`` even spans: ``run(c, a, b)`` for chunk c,
+    whose span is [a, b)."""
+    span = hi - lo
+    run_chunks(nchunk, lambda c: run(c, lo + span * c // nchunk, lo + span * (c + 1) // nchunk))

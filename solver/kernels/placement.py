@@ -32,10 +32,10 @@ import numpy as np
 from numba import njit
 
 from ..core.codes import DRAW, DV0, LOSS, ONGOING, WIN
-from .bitboard import MAX_TURNS, closed_mills, count_result, switches
+from .bitboard import closed_mills, count_result, switches, turn_rows
 from .bits import ctz, popcount, prefetch
 from .hashing import anchor, colex_rank, compress, expand, index_one, next_subset, ranked, sym_image
-from .jit import CHUNK, run_chunks
+from .jit import CHUNK, run_spans
 from .turns import placements
 
 _NJ = dict(cache=True, nogil=True)
@@ -74,16 +74,9 @@ def placement_sweep(T, Ob, dm, m, o, hm, ho, r_lo, r_hi, out, cinfo, c0, c1, c2,
     switched = switches.py_func(hand, ho)
     n_opp = T.binom[n - m, o]
     base = Ob.reps_off[m]
-    span = r_hi - r_lo
-
-    def run(c):
-        a = r_lo + span * c // nchunk
-        b = r_lo + span * (c + 1) // nchunk
-        _sweep_rows(T, Ob, dm, m, o, out, cinfo, c0, c1, c2, w0, w1, w2, wout, v0, v1, v2, vout,
-                    n, switched, n_opp, base, a, b, np.empty((MAX_TURNS, 3), dtype=np.int64),
-                    *sweep_scratch(n))
-
-    run_chunks(nchunk, run)
+    run_spans(nchunk, r_lo, r_hi, lambda c, a, b: _sweep_rows(
+        T, Ob, dm, m, o, out, cinfo, c0, c1, c2, w0, w1, w2, wout, v0, v1, v2, vout, n, switched,
+        n_opp, base, a, b, turn_rows(), *sweep_scratch(n)))
 
 
 def sweep_scratch(n):

@@ -14,7 +14,7 @@ import numpy as np
 from numba import njit
 
 from ..core.codes import DRAW, LOSS, ONGOING, WIN
-from .bitboard import MAX_TURNS, closed_mills, count_result, switches
+from .bitboard import closed_mills, count_result, switches, turn_rows
 from .bits import ctz, popcount
 from .hashing import index_one
 from .jit import CHUNK
@@ -77,7 +77,7 @@ def search(T, Ob, dm, M0, O0, hm0, ho0, mv_packed, mv_off, tt_keys, tt_vals, sta
     best = np.zeros(MAXD, np.int64)
     keys = np.zeros(MAXD, np.int64)
     sw = np.zeros(MAXD, np.bool_)
-    turns = np.empty((MAX_TURNS, 3), np.int64)
+    turns = turn_rows()
     # (allocated here: the search is a chunk function, compiled without reference counts and
     # called from Python only, kernels/jit.py)
     return _search(T, Ob, dm, M0, O0, hm0, ho0, mv_packed, mv_off, tt_keys, tt_vals, stats, hand,

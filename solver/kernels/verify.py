@@ -19,10 +19,10 @@ import numpy as np
 from numba import njit
 
 from ..core.codes import DRAW, DV0, LOSE_BELOW, LOSS, ONGOING, WIN
-from .bitboard import MAX_TURNS, apply_turn, count_result, gen_turns
+from .bitboard import apply_turn, count_result, gen_turns, turn_rows
 from .bits import popcount
 from .hashing import index_one, unindex_one
-from .jit import CHUNK, run_chunks
+from .jit import CHUNK, run_spans
 
 _NJ = dict(cache=True, nogil=True)
 BIG = 1 << 30
@@ -51,19 +51,10 @@ def check_movement(T, Ob, flying, m, o, vals, dtc, sib_vals, sib_dtc, child_vals
     The distance checked is dtc when ``child_dist`` is empty (a removal is a conversion: 1),
     and dtw when it holds the dtw plane of (o-1, m) (``dtc``/``sib_dtc`` then the dtw planes of
     the pair): a removal then counts 1 + the distance of the position it leads to."""
-    nchunk = bad_count.shape[0]
-    span = slots.shape[0]
     ends = o - 1 < LOSE_BELOW
-
-    def run(c):
-        a = span * c // nchunk
-        b = span * (c + 1) // nchunk
-        turns = np.empty((MAX_TURNS, 3), dtype=np.int64)
-        _check_movement_chunk(T, Ob, flying, m, o, vals, dtc, sib_vals, sib_dtc, child_vals,
-                              child_dist, slots, bad_count, bad_first, limit, blocked_draw, ends,
-                              c, a, b, turns)
-
-    run_chunks(nchunk, run)
+    run_spans(bad_count.shape[0], 0, slots.shape[0], lambda c, a, b: _check_movement_chunk(
+        T, Ob, flying, m, o, vals, dtc, sib_vals, sib_dtc, child_vals, child_dist, slots,
+        bad_count, bad_first, limit, blocked_draw, ends, c, a, b, turn_rows()))
 
 
 @njit(**CHUNK)
@@ -130,18 +121,9 @@ def check_placement(T, Ob, flying, count_hand, dm, m, o, hm, ho, slots, vals, dt
     best over its drawing moves of the child's, negated when the turn passes, a game the rules
     end drawn counting 0; 0 for a non-draw)."""
     dtw = mode == 1
-    nchunk = bad_count.shape[0]
-    span = slots.shape[0]
-
-    def run(c):
-        a = span * c // nchunk
-        b = span * (c + 1) // nchunk
-        turns = np.empty((MAX_TURNS, 3), dtype=np.int64)
-        _check_placement_chunk(T, Ob, flying, count_hand, dm, m, o, hm, ho, slots, vals, dtc,
-                               cinfo, v0, d0, v1, d1, v2, d2, bad_count, bad_first, mode, dtw,
-                               c, a, b, turns)
-
-    run_chunks(nchunk, run)
+    run_spans(bad_count.shape[0], 0, slots.shape[0], lambda c, a, b: _check_placement_chunk(
+        T, Ob, flying, count_hand, dm, m, o, hm, ho, slots, vals, dtc, cinfo, v0, d0, v1, d1, v2,
+        d2, bad_count, bad_first, mode, dtw, c, a, b, turn_rows()))
 
 
 @njit(**CHUNK)
@@ -244,19 +226,10 @@ def check_draws_movement(T, Ob, flying, m, o, vals, dv, dd, rank, sib_vals, sib_
     draw distance is 0 where V is the rank, else 1 + the least (V above the rank) or largest
     (below) over the moves that give V of the sibling's draw distance, a removal counting 0.
     Distances so checked make every value above or below the rank well founded."""
-    nchunk = bad_count.shape[0]
-    span = slots.shape[0]
     ends = o - 1 < LOSE_BELOW
-
-    def run(c):
-        a = span * c // nchunk
-        b = span * (c + 1) // nchunk
-        turns = np.empty((MAX_TURNS, 3), dtype=np.int64)
-        _check_draws_movement_chunk(T, Ob, flying, m, o, vals, dv, dd, rank, sib_vals, sib_dv,
-                                    sib_dd, child_vals, child_dv, slots, bad_count, bad_first,
-                                    ends, c, a, b, turns)
-
-    run_chunks(nchunk, run)
+    run_spans(bad_count.shape[0], 0, slots.shape[0], lambda c, a, b: _check_draws_movement_chunk(
+        T, Ob, flying, m, o, vals, dv, dd, rank, sib_vals, sib_dv, sib_dd, child_vals, child_dv,
+        slots, bad_count, bad_first, ends, c, a, b, turn_rows()))
 
 
 @njit(**CHUNK)
@@ -330,17 +303,9 @@ def check_hand(T, Ob, flying, dm, m, o, hm, ho, slots, vals, dist, v0, v1, v2, v
     (``dtw`` False: a placement or a removal counts 1, a move 1 + its child's) or dtw (every
     turn 1 + its child's). A turn that leaves the opponent fewer than 3 on the board and in hand
     wins in 1."""
-    nchunk = bad_count.shape[0]
-    span = slots.shape[0]
-
-    def run(c):
-        a = span * c // nchunk
-        b = span * (c + 1) // nchunk
-        turns = np.empty((MAX_TURNS, 3), dtype=np.int64)
-        _check_hand_chunk(T, Ob, flying, dm, m, o, hm, ho, slots, vals, dist, v0, v1, v2, v3, v4,
-                          d0, d1, d2, d3, d4, bad_count, bad_first, dtw, c, a, b, turns)
-
-    run_chunks(nchunk, run)
+    run_spans(bad_count.shape[0], 0, slots.shape[0], lambda c, a, b: _check_hand_chunk(
+        T, Ob, flying, dm, m, o, hm, ho, slots, vals, dist, v0, v1, v2, v3, v4, d0, d1, d2, d3,
+        d4, bad_count, bad_first, dtw, c, a, b, turn_rows()))
 
 
 @njit(**CHUNK)
@@ -396,18 +361,9 @@ def check_draws_hand(T, Ob, flying, dm, m, o, hm, ho, vals, dv, dd, rank, v0, v1
     planes ``v_k``/``e_k`` (values, stored draw values) of the subspaces of ``check_hand``'s
     kinds (0 the sibling, whose draw distances are ``sib_dd``); every placement and every
     removal is an exit (its draw distance counts 1)."""
-    nchunk = bad_count.shape[0]
-    span = slots.shape[0]
-
-    def run(c):
-        a = span * c // nchunk
-        b = span * (c + 1) // nchunk
-        turns = np.empty((MAX_TURNS, 3), dtype=np.int64)
-        _check_draws_hand_chunk(T, Ob, flying, dm, m, o, hm, ho, vals, dv, dd, rank, v0, v1, v2,
-                                v3, v4, e0, e1, e2, e3, e4, sib_dd, slots, bad_count, bad_first,
-                                c, a, b, turns)
-
-    run_chunks(nchunk, run)
+    run_spans(bad_count.shape[0], 0, slots.shape[0], lambda c, a, b: _check_draws_hand_chunk(
+        T, Ob, flying, dm, m, o, hm, ho, vals, dv, dd, rank, v0, v1, v2, v3, v4, e0, e1, e2, e3,
+        e4, sib_dd, slots, bad_count, bad_first, c, a, b, turn_rows()))
 
 
 @njit(**CHUNK)
