@@ -40,9 +40,9 @@ import numpy as np
 from numba import njit, prange
 
 from ..core.codes import DRAW, DV0, LOSS, UNUSED, WIN
-from .hashing import unindex_one
+from .hashing import slot_walk, walk_at, walk_on
 from .jit import CHUNK, run_chunks
-from .retro import BLOCK, COUNT_MAX
+from .retro import BLOCK, COUNT_MAX, UNIT
 from .turns import END, kid_buffer, movement_children
 
 _NJ = dict(cache=True, nogil=True)
@@ -77,8 +77,10 @@ def _draws_block(T, Ob, flying, m, o, off, rank, vals, st, exits, dv, child_vals
     """One block of ``count_draws``."""
     b = lo_blk + bi
     has_win = False
+    w = slot_walk(T, Ob, m, o, b * BLOCK - off)
     for g in range(b * BLOCK, min(b * BLOCK + BLOCK, end)):
-        M, O, used = unindex_one(T, Ob, m, o, g - off)
+        M, O, used = walk_at(T, m, o, w)
+        w = walk_on(T, Ob, m, o, w)
         exits[g] = NONE
         dv[g] = 0
         v = vals[g - off]
@@ -111,13 +113,12 @@ def promote_draws(st, exits, e, sflags_up, sflags_down, flags):
     """Grade ``e``: decide at level 1 the undecided positions whose best exit has excess +e
     (attackers, WIN) and those whose best exit has -e and whose count is 0 (defenders, LOSS).
     ``sflags_up`` / ``sflags_down``: the blocks holding those exit keys; ``flags`` gets the
-    blocks touched."""
+    units (``UNIT`` slots) touched."""
     up = e + KEY0
     down = -e + KEY0
-    for b in prange(flags.shape[0]):
+    for b in prange(sflags_up.shape[0]):
         if not (sflags_up[b] or sflags_down[b]):
             continue
-        hit = False
         for g in range(b * BLOCK, min((b + 1) * BLOCK, st.shape[0])):
             k = exits[g]
             if k != up and k != down:
@@ -127,24 +128,22 @@ def promote_draws(st, exits, e, sflags_up, sflags_down, flags):
                 continue
             if k == up:
                 st[g] = np.uint16((1 << 2) | WIN)
-                hit = True
+                flags[g // UNIT] = 1
             elif (v >> 2) == 0:
                 st[g] = np.uint16((1 << 2) | LOSS)
-                hit = True
-        if hit:
-            flags[b] = 1
+                flags[g // UNIT] = 1
 
 
 @njit(parallel=True, **_NJ)
 def settle(st, e, touched, dv, dist, off1, rank0, rank1, errors):
-    """End of grade ``e``: every slot decided in it (in the ``touched`` blocks) gets the stored
-    draw value of excess +e (WIN) or -e (LOSS) above its part's rank (``rank0``; ``rank1`` from
-    slot ``off1`` on) and its level as distance (``errors`` counts levels past 255), and leaves
-    the state array (UNUSED). With ``e`` 0 (the won positions after the count) slots only leave."""
-    for b in prange(touched.shape[0]):
-        if not touched[b]:
+    """End of grade ``e``: every slot decided in it (in the ``touched`` units of ``UNIT`` slots)
+    gets the stored draw value of excess +e (WIN) or -e (LOSS) above its part's rank
+    (``rank0``; ``rank1`` from slot ``off1`` on) and its level as distance (``errors`` counts
+    levels past 255), and leaves the state array (UNUSED). With ``e`` 0 (the won positions after the count) slots only leave."""
+    for u in prange(touched.shape[0]):
+        if not touched[u]:
             continue
-        for g in range(b * BLOCK, min((b + 1) * BLOCK, st.shape[0])):
+        for g in range(u * UNIT, min((u + 1) * UNIT, st.shape[0])):
             v = np.int64(st[g])
             code = v & 3
             if code == WIN or code == LOSS:
@@ -154,5 +153,5 @@ def settle(st, e, touched, dv, dist, off1, rank0, rank1, errors):
                 rank = rank0 if g < off1 else rank1
                 dv[g] = (e if code == WIN else -e) + rank + DV0
                 if (v >> 2) > 255:
-                    errors[b % errors.shape[0]] += 1
+                    errors[u % errors.shape[0]] += 1
                 dist[g] = min(v >> 2, 255)

@@ -31,9 +31,9 @@ import numpy as np
 from numba import njit, prange
 
 from ..core.codes import LOSS, UNUSED, WIN
-from .hashing import unindex_one
+from .hashing import slot_walk, walk_at, walk_on
 from .jit import CHUNK, run_chunks
-from .retro import BLOCK, COUNT_MAX, DRAWCONV
+from .retro import BLOCK, COUNT_MAX, DRAWCONV, UNIT
 from .turns import END, kid_buffer, movement_children
 
 _NJ = dict(cache=True, nogil=True)
@@ -97,9 +97,11 @@ def _dtw_block(T, Ob, flying, m, o, off, vals, st, exits, child_vals, child_dtw,
     g0 = b * BLOCK
     g1 = min(g0 + BLOCK, end)
     has0 = False
+    w = slot_walk(T, Ob, m, o, g0 - off)
     for g in range(g0, g1):
         v = vals[g]
-        M, O, used = unindex_one(T, Ob, m, o, g - off)
+        M, O, used = walk_at(T, m, o, w)
+        w = walk_on(T, Ob, m, o, w)
         if not used or (v != WIN and v != LOSS):  # draws and unused slots take no part
             st[g] = UNUSED  # (an unused slot's value is a neighbour's, kept for compression)
             exits[g] = NONE
@@ -137,12 +139,12 @@ def sched_flags(exits, nblocks, out):
 @njit(parallel=True, **_NJ)
 def promote(st, exits, d, sflags_d, flags):
     """Decide at level ``d`` the undecided positions whose exit level is d: a win, or a loss
-    whose every non-removal move is decided (count 0). ``flags`` gets the blocks touched."""
+    whose every non-removal move is decided (count 0). ``flags`` gets the units (``UNIT``
+    slots) touched."""
     nblocks = sflags_d.shape[0]
     for b in prange(nblocks):
         if not sflags_d[b]:
             continue
-        hit = False
         for g in range(b * BLOCK, min((b + 1) * BLOCK, st.shape[0])):
             if exits[g] != d:
                 continue
@@ -151,9 +153,7 @@ def promote(st, exits, d, sflags_d, flags):
                 continue
             if v & WINFLAG:
                 st[g] = np.uint16((d << 2) | WIN)
-                hit = True
+                flags[g // UNIT] = 1
             elif (v >> 2) == 0:
                 st[g] = np.uint16((d << 2) | LOSS)
-                hit = True
-        if hit:
-            flags[b] = 1
+                flags[g // UNIT] = 1

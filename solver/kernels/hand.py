@@ -20,7 +20,8 @@ from numba import njit
 from ..core.codes import DRAW, DV0, LOSS, UNUSED, WIN
 from .bitboard import turn_rows
 from .bits import ctz, popcount
-from .hashing import colex_rank, expand, index_one, next_subset, ranked, sym_image, unindex_one
+from .hashing import (colex_rank, expand, index_one, next_subset, ranked, slot_walk, sym_image,
+                      walk_at, walk_on)
 from .dtw import NONE, dtw_state, exit_level
 from .jit import CHUNK, run_chunks, run_spans
 from .placement import move_image, per_placement, sweep_scratch
@@ -65,9 +66,11 @@ def _hand_dtw_block(T, Ob, fly, dm, m, o, hm, ho, off, vals, st, exits, c0, c1, 
     g0 = b * BLOCK
     g1 = min(g0 + BLOCK, end)
     has0 = False
+    w = slot_walk(T, Ob, m, o, g0 - off)
     for g in range(g0, g1):
         v = vals[g]
-        M, O, used = unindex_one(T, Ob, m, o, g - off)
+        M, O, used = walk_at(T, m, o, w)
+        w = walk_on(T, Ob, m, o, w)
         if not used or (v != WIN and v != LOSS):
             st[g] = UNUSED
             exits[g] = NONE
@@ -111,8 +114,10 @@ def _hand_draws_block(T, Ob, fly, dm, m, o, hm, ho, off, rank, vals, st, exits, 
     """One block of ``count_hand_draws``."""
     b = lo_blk + bi
     has_win = False
+    w = slot_walk(T, Ob, m, o, b * BLOCK - off)
     for g in range(b * BLOCK, min(b * BLOCK + BLOCK, end)):
-        M, O, used = unindex_one(T, Ob, m, o, g - off)
+        M, O, used = walk_at(T, m, o, w)
+        w = walk_on(T, Ob, m, o, w)
         exits[g] = 0xFFFF
         dv[g] = 0
         v = vals[g - off]

@@ -121,14 +121,30 @@ def index_one(T, Ob, mover, opp):
 @njit(inline="always", **_NJ)
 def unindex_one(T, Ob, m, o, i):
     """(mover, opp, used) of slot i of subspace (m, o); ``used`` is False for unused slots."""
+    return walk_at(T, m, o, slot_walk(T, Ob, m, o, i))
+
+
+@njit(inline="always", **_NJ)
+def slot_walk(T, Ob, m, o, i):
+    """A walk over the consecutive slots of subspace (m, o), at slot i: the state that
+    ``walk_at`` reads the slot's position from and ``walk_on`` moves to the next slot (a
+    kernel that visits every slot of a range unranks once, then steps: the next mover mask of
+    an orbit is the next subset in colex order). The state: (the anchor's row in the orbit
+    tables, the mover's rank, the anchor, its stabilizer, the mover's mask among the free
+    points)."""
     block = T.binom[T.n - o, m]
     orbit = i // block
     r = i - orbit * block
     at = Ob.reps_off[o] + orbit
-    rep = Ob.reps[at]
-    stab = np.int64(Ob.stab[at])
+    return at, r, Ob.reps[at], np.int64(Ob.stab[at]), colex_unrank(T, r, m, T.n - o)
+
+
+@njit(inline="always", **_NJ)
+def walk_at(T, m, o, w):
+    """(mover, opp, used) of the walk's slot, as ``unindex_one`` gives them."""
+    _, r, rep, stab, c = w
     free = T.full & ~rep
-    mover = expand(T, colex_unrank(T, r, m, T.n - o), free)
+    mover = expand(T, c, free)
     used = True
     if stab != 1:
         for h in range(1, T.S):
@@ -137,6 +153,17 @@ def unindex_one(T, Ob, m, o, i):
                     used = False
                     break
     return mover, rep, used
+
+
+@njit(inline="always", **_NJ)
+def walk_on(T, Ob, m, o, w):
+    """The walk's state at the next slot (past the subspace's last slot it stays in bounds
+    of the tables, to be read no further)."""
+    at, r, rep, stab, c = w
+    if r + 1 < T.binom[T.n - o, m]:
+        return at, r + 1, rep, stab, next_subset(c)
+    at = min(at + 1, Ob.reps.shape[0] - 1)
+    return at, 0, Ob.reps[at], np.int64(Ob.stab[at]), (np.int64(1) << m) - 1
 
 
 #: positions per chunk (at most) of ``index_batch`` and ``unindex_batch``

@@ -194,7 +194,7 @@ def propagate(variant, hasher: Hasher, top: Subspace, pair: PairLayout, rep,
     levels = _Levels(variant, hasher, top, pair)
     no_exits = np.zeros(0, dtype=np.uint16)  # the dtc retrograde: every removal is level 1
     d = 0
-    flags = pair.flag0.copy()
+    flags = units(pair.flag0)
     rep.phase(f"[{pair.name}] propagate")
     with rep.bar(desc=f"{pair.name} propagate", unit="level") as bar:
         while True:
@@ -204,7 +204,7 @@ def propagate(variant, hasher: Hasher, top: Subspace, pair: PairLayout, rep,
                 break  # levels beyond the limit are draws under it
             nxt = levels.step(d, flags, lambda *a: K.apply(pair.st, d, *a, no_exits, 0, False))
             if d == 0:
-                nxt |= pair.flag1
+                nxt |= units(pair.flag1)
             flags = nxt
             d += 1
             if d > 16000:
@@ -216,10 +216,17 @@ def propagate(variant, hasher: Hasher, top: Subspace, pair: PairLayout, rep,
     return d
 
 
+def units(block_flags: np.ndarray) -> np.ndarray:
+    """Flags per block (``BLOCK`` slots: the count's) as flags per unit (``UNIT`` slots: the
+    level loop's)."""
+    return np.repeat(block_flags, K.BLOCK // K.UNIT)
+
+
 class _Levels:
     """The buffers of one level of propagation, and the level itself (:meth:`step`): every
     position decided at d emits its predecessors (``kernels.retro.emit``, task by task until
-    every flagged block is scanned), and ``apply`` updates them."""
+    every flagged unit is scanned), and ``apply`` updates them. Flags are per unit of
+    ``kernels.retro.UNIT`` slots."""
 
     def __init__(self, variant, hasher: Hasher, top: Subspace, pair: PairLayout):
         self.variant, self.pair = variant, pair
@@ -232,20 +239,21 @@ class _Levels:
         self.task_blk = np.zeros(self.ntask, dtype=np.int64)
         self.task_slot = np.zeros(self.ntask, dtype=np.int64)
         self.errors = np.zeros(max(self.ntask, nthreads), dtype=np.int64)
-        self.flags_next = np.zeros((nthreads, pair.nblocks), dtype=np.uint8)
+        self.nunits = pair.nblocks * (K.BLOCK // K.UNIT)
+        self.flags_next = np.zeros((nthreads, self.nunits), dtype=np.uint8)
         self.newly = np.zeros(nthreads, dtype=np.int64)
 
     def step(self, d: int, flags, apply) -> np.ndarray:
         """Level d; ``apply(buf, buf_n, flags_next, newly, errors)`` updates the predecessors.
-        Returns the blocks holding a position decided at d + 1."""
+        Returns the units holding a position decided at d + 1."""
         pair = self.pair
         if not flags.any():
-            return np.zeros(pair.nblocks, dtype=np.uint8)
+            return np.zeros(self.nunits, dtype=np.uint8)
         self.flags_next[:] = 0
         for t in range(self.ntask):
             self.task_blk[t] = t
-            self.task_slot[t] = t * K.BLOCK
-        while (self.task_blk < pair.nblocks).any():
+            self.task_slot[t] = t * K.UNIT
+        while (self.task_blk < self.nunits).any():
             K.emit(self.T, self.Ob, pair.table, len(pair.parts), pair.st,
                    d, flags, self.task_blk, self.task_slot, self.buf, self.buf_n, self.errors)
             apply(self.buf, self.buf_n, self.flags_next, self.newly, self.errors)
@@ -344,7 +352,7 @@ def propagate_dtw(variant, hasher: Hasher, top: Subspace, pair: PairLayout, sche
     sflags = np.zeros((top_level + 1, nblocks), dtype=np.uint8)
     WK.sched_flags(sched, nblocks, sflags)
     levels = _Levels(variant, hasher, top, pair)
-    flags = pair.flag0.copy()
+    flags = units(pair.flag0)
     d = 0
     with rep.bar(desc=f"{pair.name} dtw", unit="level") as bar:
         while d <= top_level or flags.any():
@@ -420,7 +428,7 @@ def solve_pair_draws(variant, top: Subspace, values, children, ranks: dict,
         del cv, cdv
     levels = _Levels(variant, hasher, top, pair)
     # the moves into won positions leave the counts (none may run out: gate -1 holds them)
-    levels.step(0, wins, lambda *a: K.apply(pair.st, 0, *a, exits, -1, False))
+    levels.step(0, units(wins), lambda *a: K.apply(pair.st, 0, *a, exits, -1, False))
     if errors.any() or levels.newly.any():
         raise RuntimeError(f"{pair.name}: {int(errors.sum() + levels.newly.sum())} drawn positions "
                            f"have no drawing move or too many moves")
@@ -431,7 +439,7 @@ def solve_pair_draws(variant, top: Subspace, values, children, ranks: dict,
     def settle(e, touched):
         DK.settle(pair.st, e, touched, dv, dist, off1, r0, r1, errors)
 
-    settle(0, wins)  # the won positions leave the state array
+    settle(0, units(wins))  # the won positions leave the state array
     sflags = np.zeros((2 * DK.KEY0, pair.nblocks), dtype=np.uint8)
     sched_flags(exits, pair.nblocks, sflags)  # per exit key, the blocks holding one
     # the grades from the keys present, read off the flags (a mask and a copy of the keys were
@@ -440,7 +448,7 @@ def solve_pair_draws(variant, top: Subspace, values, children, ranks: dict,
                     reverse=True)
     with rep.bar(total=len(grades), desc=f"{pair.name} draw values", unit="grade") as bar:
         for e in grades:
-            flags = np.zeros(pair.nblocks, dtype=np.uint8)
+            flags = np.zeros(levels.nunits, dtype=np.uint8)
             DK.promote_draws(pair.st, exits, e, sflags[e + DK.KEY0], sflags[DK.KEY0 - e], flags)
             touched = flags.copy()
             gate = DK.KEY0 - e
