@@ -33,3 +33,22 @@ def test_the_profile_times_every_phase_once_and_adds_up(tmp_path, capsys, whole_
     # the library's functions are as they were once the profile is done
     assert (retro.count, jobs.write_table, kernels.emit) == before
     assert prof["kernel_calls"]["retro.count_pass"] >= 1 and prof["kernels"]["retro.emit"] > 0
+
+
+def test_the_pair_bench_times_each_phase_and_leaves_the_library_as_it_was(six_small, capsys):
+    import bench_pair
+    from morris.core.variants import get_variant
+    from morris.hashing.index import Hasher
+    from morris.hashing.subspaces import Subspace
+    from morris.kernels import draws
+    from morris.solving import retro
+
+    before = (retro._Levels.step, draws.count_draws)
+    bench_pair.main(["--db", str(six_small), "--variant", "six", "--runs", "1", "4-3"])
+    out = capsys.readouterr().out
+    assert "4-3: values count" in out and "4-3: draw values" in out
+    assert (retro._Levels.step, draws.count_draws) == before
+    v = get_variant("six")
+    parts = bench_pair.time_draws(v, Hasher(v.board), Subspace.parse("4-3"), str(six_small))
+    assert parts["count"] > 0 and parts["won step"] > 0 and parts["units"] >= parts["levels"]
+    assert parts["count"] + parts["won step"] + parts["grades"] <= parts["total"]
