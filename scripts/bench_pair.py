@@ -61,7 +61,8 @@ def time_draws(variant, hasher, top, db):
         return J.stored_values(J.file_path(db, variant, s))
 
     def children(c):
-        return values(c), J.read_draws(J.file_path(db, variant, c, "draw"), values(c), distances=False)[0]
+        v = values(c)
+        return v, J.read_draws(J.file_path(db, variant, c, "draw"), v, distances=False)[0]
 
     R._Levels.step, DK.count_draws = timed_step, timed_count
     try:
@@ -94,7 +95,8 @@ def main(argv=None):
         count_s, slots = time_values_count(variant, hasher, top, args.db, args.runs)
         print(f"{name}: values count {count_s:.2f} s ({slots:,} slots, median of {args.runs})")
         runs = [time_draws(variant, hasher, top, args.db) for _ in range(args.runs)]
-        med = {k: statistics.median(r[k] for r in runs) for k in ("count", "won step", "grades", "total")}
+        med = {k: statistics.median(r[k] for r in runs)
+               for k in ("count", "won step", "grades", "total")}
         print(f"{name}: draw values {med['total']:.1f} s: count {med['count']:.1f} s, won step "
               f"{med['won step']:.1f} s, grades {med['grades']:.1f} s ({runs[0]['levels']} levels, "
               f"{runs[0]['units']:,} flagged units scanned; medians of {args.runs})")

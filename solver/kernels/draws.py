@@ -139,7 +139,8 @@ def settle(st, e, touched, dv, dist, off1, rank0, rank1, errors):
     """End of grade ``e``: every slot decided in it (in the ``touched`` units of ``UNIT`` slots)
     gets the stored draw value of excess +e (WIN) or -e (LOSS) above its part's rank
     (``rank0``; ``rank1`` from slot ``off1`` on) and its level as distance (``errors`` counts
-    levels past 255), and leaves the state array (UNUSED). With ``e`` 0 (the won positions after the count) slots only leave."""
+    levels past 255), and leaves the state array (UNUSED). With ``e`` 0 (the won positions
+    after the count) slots only leave."""
     for u in prange(touched.shape[0]):
         if not touched[u]:
             continue

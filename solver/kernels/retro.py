@@ -165,8 +165,8 @@ def emit(T, Ob, parts, nparts, st, d, flags, task_blk, task_slot, buf, buf_n, er
     """Phase 2a: predecessors of the positions decided at dtc ``d`` into the task buffers.
 
     Task t scans the flagged units (``UNIT`` slots each) t, t + ntask, ... from where it
-    stopped (``task_blk``, ``task_slot``) until its buffer is nearly full. Entries are ``slot << 8 | w``: w = 0 marks a
-    WIN, w > 0 takes w moves off the count."""
+    stopped (``task_blk``, ``task_slot``) until its buffer is nearly full. Entries are
+    ``slot << 8 | w``: w = 0 marks a WIN, w > 0 takes w moves off the count."""
     ntask = buf.shape[0]
     cap = buf.shape[1]
     nunits = flags.shape[0]
