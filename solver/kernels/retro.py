@@ -19,8 +19,8 @@ Phases (retro.py runs them and reports progress):
    move at all (LOSS 0), or when every move removes and loses (LOSS 1).
 2. levels d = 0, 1, 2, ...: ``emit`` scans the positions decided at dtc d, generates their
    predecessors by un-moving the opponent's non-removal moves and writes them to per-task
-   buffers; ``apply`` then updates the predecessors, each thread owning a fixed share of the
-   slots (no two threads write the same slot): a LOSS at d makes its predecessors WIN at d+1; a
+   buffers, one for each owner; ``apply`` then updates the predecessors, each thread owning a
+   fixed share of the slots (no two threads write the same slot) and reading its buffers: a LOSS at d makes its predecessors WIN at d+1; a
    WIN at d takes one move off each predecessor's count, and a count reaching zero is a LOSS at
    d+1. Positions never decided are draws.
 
@@ -165,10 +165,11 @@ def emit(T, Ob, parts, nparts, st, d, flags, task_blk, task_slot, buf, buf_n, er
     """Phase 2a: predecessors of the positions decided at dtc ``d`` into the task buffers.
 
     Task t scans the flagged units (``UNIT`` slots each) t, t + ntask, ... from where it
-    stopped (``task_blk``, ``task_slot``) until its buffer is nearly full. Entries are
-    ``slot << 8 | w``: w = 0 marks a WIN, w > 0 takes w moves off the count."""
+    stopped (``task_blk``, ``task_slot``) until one of its buffers is nearly full. Entries are
+    ``slot << 8 | w``: w = 0 marks a WIN, w > 0 takes w moves off the count; each goes to the
+    buffer of the slot's owner in ``apply`` (``buf[t, owner]``, ``buf_n[t, owner]`` entries)."""
     ntask = buf.shape[0]
-    cap = buf.shape[1]
+    cap = buf.shape[2]
     nunits = flags.shape[0]
     n = T.n
 
@@ -185,7 +186,9 @@ def emit(T, Ob, parts, nparts, st, d, flags, task_blk, task_slot, buf, buf_n, er
 def _emit_task(T, Ob, parts, nparts, st, d, flags, task_blk, task_slot, buf, buf_n, errors, ntask,
                cap, nunits, n, t, js, ws):
     """One task of ``emit``."""
-    k = 0
+    nown = buf.shape[1]
+    for x in range(nown):
+        buf_n[t, x] = 0
     blk = task_blk[t]
     g = task_slot[t]
     while blk < nunits:
@@ -209,8 +212,10 @@ def _emit_task(T, Ob, parts, nparts, st, d, flags, task_blk, task_slot, buf, buf
             if (v >> 2) != d or kind == 0 or kind == UNUSED:
                 g += 1
                 continue
-            if k + RESERVE > cap:
-                full = True
+            for x in range(nown):
+                if buf_n[t, x] + RESERVE > cap:
+                    full = True
+            if full:
                 break
             i = g - offp
             M, O, _ = unindex_one(T, Ob, m, o, i)
@@ -246,11 +251,9 @@ def _emit_task(T, Ob, parts, nparts, st, d, flags, task_blk, task_slot, buf, buf
                     # apply skips decided slots
                     j = base + ranked(T, s, rep, stab, gO2)
                     if kind == LOSS:
-                        buf[t, k] = j << 8
-                        k += 1
+                        _put(buf, buf_n, t, nown, j, 0)
                     elif simple:
-                        buf[t, k] = (j << 8) | 1
-                        k += 1
+                        _put(buf, buf_n, t, nown, j, 1)
                     else:
                         sQ = 1 if stab == 1 else _stab_size(T, stab, gO2)
                         found = False
@@ -266,8 +269,7 @@ def _emit_task(T, Ob, parts, nparts, st, d, flags, task_blk, task_slot, buf, buf
             for x in range(nloc):
                 if ws[x] % sP != 0:
                     errors[t] += 1
-                buf[t, k] = (js[x] << 8) | (ws[x] // sP)
-                k += 1
+                _put(buf, buf_n, t, nown, js[x], ws[x] // sP)
             g += 1
         if full:
             break
@@ -275,7 +277,14 @@ def _emit_task(T, Ob, parts, nparts, st, d, flags, task_blk, task_slot, buf, buf
         g = blk * UNIT
     task_blk[t] = blk
     task_slot[t] = g
-    buf_n[t] = k
+
+
+@njit(inline="always", **_NJ)
+def _put(buf, buf_n, t, nown, j, w):
+    """Task t's entry (slot ``j``, weight ``w``) into the buffer of the slot's owner."""
+    x = owner(j, nown)
+    buf[t, x, buf_n[t, x]] = (j << 8) | w
+    buf_n[t, x] += 1
 
 
 @njit(inline="always", **_NJ)
@@ -291,8 +300,9 @@ def owner(g, nown):
 
 @njit(parallel=True, **_NJ)
 def apply(st, d, buf, buf_n, flags_next, newly, errors, exits, gate, strict):
-    """Phase 2b: owner t updates the slots g with (g >> 12) % nown == t, fetching ahead;
-    ``flags_next[t]`` gets the units (``UNIT``) holding a slot it decides.
+    """Phase 2b: owner t updates the slots g with (g >> 12) % nown == t (``owner``: every task
+    of ``emit`` put them in its buffer ``buf[task, t]``), fetching ahead; ``flags_next[t]``
+    gets the units (``UNIT``) holding a slot it decides.
 
     A slot with ``DRAWCONV`` set never loses by its count running out, so its count is left
     alone. ``exits`` is empty for the dtc retrograde; otherwise it holds a key per slot, and a
@@ -310,16 +320,12 @@ def apply(st, d, buf, buf_n, flags_next, newly, errors, exits, gate, strict):
         c = 0
         bad = 0
         for task in range(ntask):
-            n = buf_n[task]
+            n = buf_n[task, t]
             for e in range(n):
                 if e + PREFETCH < n:
-                    ahead = buf[task, e + PREFETCH] >> 8
-                    if owner(ahead, nown) == t:
-                        prefetch(st, ahead)
-                x = buf[task, e]
+                    prefetch(st, buf[task, t, e + PREFETCH] >> 8)
+                x = buf[task, t, e]
                 g = x >> 8
-                if owner(g, nown) != t:
-                    continue
                 v = np.int64(st[g])
                 if v & 3:
                     continue  # decided (or unused)

@@ -234,8 +234,10 @@ class _Levels:
         self.Ob = hasher.orbits(pair_sizes(top))
         nthreads = numba.get_num_threads()
         self.ntask = max(2, 2 * nthreads)
-        self.buf = np.empty((self.ntask, 1 << 20), dtype=np.int64)
-        self.buf_n = np.zeros(self.ntask, dtype=np.int64)
+        # a buffer per task and owner in ``apply`` (8 MB a task in all)
+        self.buf = np.empty((self.ntask, nthreads, max((1 << 20) // nthreads, 4 * K.RESERVE)),
+                            dtype=np.int64)
+        self.buf_n = np.zeros((self.ntask, nthreads), dtype=np.int64)
         self.task_blk = np.zeros(self.ntask, dtype=np.int64)
         self.task_slot = np.zeros(self.ntask, dtype=np.int64)
         self.errors = np.zeros(max(self.ntask, nthreads), dtype=np.int64)
