@@ -1,6 +1,6 @@
-"""Time the phases of one movement pair's passes on solved files: the values count (with and
-without looking up the removal children), and the draw-value pass (its count, the step that
-takes the moves into won positions off the counts, the grades' levels).
+"""Time the phases of one movement pair's passes on solved files: the values count, and the
+draw-value pass (its count, the step that takes the moves into won positions off the counts,
+the grades' levels).
 
     python3 scripts/bench_pair.py --db DIR [--variant standard] [--runs 3] 6-5 6-6
 

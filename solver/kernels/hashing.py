@@ -173,7 +173,8 @@ BATCH_CHUNK = 1 << 16
 def index_batch(T, Ob, movers, opps, out):
     """``out[i]``: the slot of position (``movers[i]``, ``opps[i]``) in its subspace."""
     n = movers.shape[0]
-    run_spans(-(-n // BATCH_CHUNK), 0, n, lambda c, a, b: _index_rows(T, Ob, movers, opps, out, a, b))
+    run_spans(-(-n // BATCH_CHUNK), 0, n,
+              lambda c, a, b: _index_rows(T, Ob, movers, opps, out, a, b))
 
 
 @njit(**CHUNK)

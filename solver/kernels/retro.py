@@ -20,9 +20,10 @@ Phases (retro.py runs them and reports progress):
 2. levels d = 0, 1, 2, ...: ``emit`` scans the positions decided at dtc d, generates their
    predecessors by un-moving the opponent's non-removal moves and writes them to per-task
    buffers, one for each owner; ``apply`` then updates the predecessors, each thread owning a
-   fixed share of the slots (no two threads write the same slot) and reading its buffers: a LOSS at d makes its predecessors WIN at d+1; a
-   WIN at d takes one move off each predecessor's count, and a count reaching zero is a LOSS at
-   d+1. Positions never decided are draws.
+   fixed share of the slots (no two threads write the same slot) and reading its buffers: a
+   LOSS at d makes its predecessors WIN at d+1; a WIN at d takes one move off each
+   predecessor's count, and a count reaching zero is a LOSS at d+1. Positions never decided
+   are draws.
 
 Symmetry and counts: a position Q0 (canonical) counts its raw moves; one un-move from a canonical
 position P0 into the orbit of Q stands for |Stab(Q0)| / |Stab(P0)| of Q0's moves into the orbit
@@ -290,8 +291,9 @@ def _put(buf, buf_n, t, nown, j, w):
 @njit(inline="always", **_NJ)
 def owner(g, nown):
     """The owner of slot ``g`` among ``nown`` in ``apply``: pages of 4,096 slots dealt round the
-    owners, (g >> 12) % nown, taken with a mask where nown is a power of two (two divisions
-    per entry made the draw-value levels of standard 6-5 about 15% slower)."""
+    owners, (g >> 12) % nown, taken with a mask where nown is a power of two (with a division
+    there, when ``apply`` took it twice an entry, the draw-value levels of standard 6-5 ran
+    about 15% slower)."""
     page = g >> 12
     if nown & (nown - 1) == 0:
         return page & (nown - 1)
