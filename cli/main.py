@@ -126,10 +126,11 @@ def subspaces(phase, as_json, **kw):
 @click.option("--plan", "show_plan", is_flag=True, help="Print the jobs and the critical path; solve nothing.")
 @click.option("--dtw", is_flag=True, help="Also the distance to the end of the game (.mtw files).")
 @click.option("--draws", is_flag=True, help="Also the draw values (.mdv files; docs/draws.md).")
+@click.option("--full-dtw", is_flag=True, help="Keep the wins' dtw too (not pruned: docs/format.md).")
 @quiet_option
 @variant_options
 def solve(subspace_names, out, phase, max_pieces, jobs, dask_address, show_plan, quiet, progress, dtw, draws,
-          **kw):
+          full_dtw, **kw):
     """Solve subspaces into database files under OUT/<ruleset>/.
 
     SUBSPACE names a movement subspace (9-8) or a placement one (5-4+4+4: on the board, then in
@@ -152,7 +153,8 @@ def solve(subspace_names, out, phase, max_pieces, jobs, dask_address, show_plan,
     kwargs, close = schedule.executor_options(variant, reporter, jobs, dask_address)
     try:
         summary = schedule.solve(out, variant, targets=targets, max_pieces=max_pieces, phase=phase,
-                                 reporter=reporter, dtw=dtw, draws=draws, **kwargs)
+                                 reporter=reporter, dtw=dtw, draws=draws, prune_dtw=not full_dtw,
+                                 **kwargs)
     finally:
         close()
     click.echo(reports.solve_line(summary, out))

@@ -132,6 +132,8 @@ def main():
             ts.sort()
             warm[name] = (statistics.median(ts) * 1e6, ts[int(0.9 * len(ts))] * 1e6)
             print(f"warm {name}: median {warm[name][0]:.1f} us, p90 {warm[name][1]:.1f} us over {len(ts):,} random positions")
+    if args.cold <= 0:  # warm probes only
+        return
     opens, firsts, dtws = [], [], []
     for i in range(args.cold):
         drop_cache(args.db)

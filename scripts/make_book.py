@@ -106,6 +106,7 @@ def main():
     from morris.lookups.search import PlacementSearch
     from morris.lookups.tablebase import open_tablebase
     from morris.core.variants import get_variant
+    from morris.solving.prune import write_full
 
     v = get_variant("standard")
     kinds = side_kinds(args.db, v)
@@ -122,7 +123,10 @@ def main():
     os.makedirs(tmp)
     for s, kind in ship:
         src = file_path(args.db, v, s, kind)
-        shutil.copyfile(src, os.path.join(tmp, os.path.basename(src)))
+        if kind == "dtw":  # whole: the book lacks the children a pruned file's wins come from
+            write_full(src, os.path.join(tmp, os.path.basename(src)))
+        else:
+            shutil.copyfile(src, os.path.join(tmp, os.path.basename(src)))
     shutil.rmtree(dest, ignore_errors=True)
     os.replace(tmp, dest)
 

@@ -259,6 +259,7 @@ def compare(db, variant, val, dtw, dtc, info, with_dtw=True):
     from morris.format.fileformat import TableFile
     from morris.hashing.index import Hasher
     from morris.hashing.subspaces import Subspace
+    from morris.solving.prune import read_full_dtw
 
     n, binom, off, full, subs = info
     h = Hasher(variant.board)
@@ -269,8 +270,7 @@ def compare(db, variant, val, dtw, dtc, info, with_dtw=True):
             fv, fc = tf.values_all(), tf.dtc_all()
         fw = None
         if with_dtw:
-            with TableFile(file_path(db, variant, s, "dtw")) as tw:
-                fw = tw.distance_all("dtw", fv)
+            fw = read_full_dtw(file_path(db, variant, s, "dtw"), fv)
         count = comb(n, m) * comb(n - m, o)
         sub_bad = 0
         base = off[m, o, hm, ho]

@@ -524,6 +524,7 @@ def compare(db, variant, val, dtw, dtc, dv, info):
     from morris.database.folders import file_path
     from morris.hashing.index import Hasher
     from morris.hashing.subspaces import Subspace
+    from morris.solving.prune import read_full_dtw
 
     n, binom, off, full, subs = info
     h = Hasher(variant.board)
@@ -534,7 +535,8 @@ def compare(db, variant, val, dtw, dtc, dv, info):
                 TableFile(file_path(db, variant, s, "draw")) as td:
             fv = tf.values_all()
             fc = tf.dtc_all()
-            fw, fd = tw.distance_all("dtw", fv), td.distance_all("dv", fv)
+            fd = td.distance_all("dv", fv)
+        fw = read_full_dtw(tw.path, fv)  # (a pruned file's wins derived from its children's)
         count = comb(n, m) * comb(n - m, o)
         sub_bad = 0
         for lo in range(0, count, 1 << 22):

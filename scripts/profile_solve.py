@@ -30,7 +30,7 @@ PHASES = (
     ("morris.solving.jobs", "evaluate", "placement: sweep"),
     ("morris.solving.jobs", "load_children", "read children"),
     ("morris.solving.jobs", "read_planes", "read children"),
-    ("morris.solving.jobs", "read_dtw", "read children"),
+    ("morris.solving.jobs", "read_full_dtw", "read children"),
     ("morris.solving.jobs", "read_draws", "read children"),
     ("morris.solving.jobs", "write_table", "compress and write"),
     ("morris.solving.jobs", "write_planes", "compress and write"),

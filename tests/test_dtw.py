@@ -17,6 +17,7 @@ from morris.database.folders import file_path
 from morris.hashing.index import Hasher
 from morris.core.position import Position
 from morris.core.progress import Reporter
+from morris.solving.prune import read_full_dtw
 from morris.solving.schedule import solve
 from morris.hashing.subspaces import Subspace
 from morris.lookups.tablebase import open_tablebase
@@ -44,9 +45,9 @@ def test_dtw_agrees_with_the_definition_on_every_position(dtw_db, graphs, horizo
     planes = {}
     for (m, o) in [(3, 3), (4, 3), (3, 4), (4, 4)]:
         s = Subspace(m, o)
-        with TableFile(file_path(dtw_db, v, s)) as tf, TableFile(file_path(dtw_db, v, s, "dtw")) as tw:
+        with TableFile(file_path(dtw_db, v, s)) as tf:
             fv = tf.values_all()
-            planes[(m, o)] = (fv, tw.distance_all("dtw", fv))
+        planes[(m, o)] = (fv, read_full_dtw(file_path(dtw_db, v, s, "dtw"), fv))
     movers = np.array([k[0] for k in keys], dtype=np.int64)
     opps = np.array([k[1] for k in keys], dtype=np.int64)
     mc = np.array([k[0].bit_count() for k in keys])
@@ -224,9 +225,9 @@ def test_standard_3_3_dtw_agrees_with_the_definition(tmp_path, flying):
     graph = naive.move_graph(v, 3)
     value, ref = naive.dtw_by_horizon(graph)
     s = Subspace(3, 3)
-    with TableFile(file_path(tmp_path, v, s)) as tf, TableFile(file_path(tmp_path, v, s, "dtw")) as tw:
+    with TableFile(file_path(tmp_path, v, s)) as tf:
         vals = tf.values_all()
-        dtw = tw.distance_all("dtw", vals)
+    dtw = read_full_dtw(file_path(tmp_path, v, s, "dtw"), vals)
     keys = graph[0]
     slots = Hasher(v.board).index_batch(np.array([k[0] for k in keys], dtype=np.int64),
                                         np.array([k[1] for k in keys], dtype=np.int64))

@@ -85,6 +85,8 @@ def stats_page(tb, params: dict) -> tuple[str, int]:
 
 def dtw_histogram(tb, ruleset: str, subspace: str) -> tuple:
     """(wins, losses): counts of won and lost positions at each dtw, from the subspace's files."""
+    from ..solving.prune import read_full_dtw  # (a pruned file's wins are derived: solver kernels)
+
     sub = Subspace.parse(subspace)
     for root in tb.paths:
         d = named_ruleset_dir(root, ruleset)
@@ -92,10 +94,10 @@ def dtw_histogram(tb, ruleset: str, subspace: str) -> tuple:
             continue
         path, wpath = file_in(d, sub), file_in(d, sub, "dtw")
         try:
-            with TableFile(path) as tf, TableFile(wpath) as tw:
+            with TableFile(path) as tf, TableFile(wpath):
                 variant = variant_from_fields(tf.header)
                 vals = tf.values_all()
-                dtw = tw.distance_all("dtw", vals)
+            dtw = read_full_dtw(wpath, vals)
         except FileNotFoundError:
             continue
         used = Hasher(variant.board).used_mask(sub)

@@ -46,13 +46,18 @@ from typing import NamedTuple
 import numpy as np
 import zstandard as zstd
 
-from ..core.codes import DRAW, WIN
+from ..core.codes import DRAW, LOSS, WIN
 from ..core.errors import CorruptDatabaseError
 from ..core.inputs import file_kind
 
 MAGIC = b"MORRISTB"
 END_MAGIC = b"MTBEND\0\0"
 VERSION = 1
+#: the version of a file with a section that keeps only the losses (``select: lost``, a pruned
+#: dtw file): a reader of version 1 refuses it, which it could not read right
+LOST_VERSION = 2
+#: the versions this toolkit reads
+VERSIONS = (VERSION, LOST_VERSION)
 PREFIX = struct.Struct("<8sIIII")
 TRAILER = 40
 SUFFIX = ".mtb"
@@ -71,7 +76,8 @@ SELECT_LEVEL = 15
 
 class Selection(NamedTuple):
     """A section that stores only the slots the values file selects: ``decided`` (wins and
-    losses) or ``drawn``, in slot order, blocks of SELECT_BLOCK slots each holding the selected
+    losses), ``drawn`` or ``lost`` (a pruned dtw section: a win's dtw is 1 + the least dtw of
+    a move into a lost position, which the files of its children hold), in slot order, blocks of SELECT_BLOCK slots each holding the selected
     slots of its range; ``halved``: stored as x // 2, the value giving the parity (a win's
     distance is odd, a loss's even; a section is halved only where every position keeps that
     rule: placement positions that end with the mover's own move break it). A reader needs the
@@ -84,6 +90,17 @@ class Selection(NamedTuple):
 #: the sections stored selected: the draws' zero dtw and the decided positions' zero draw
 #: values and distances are not stored (the values say them), nor is the dtw's parity
 SELECTIONS = {"dtw": Selection("decided", True), "dv": Selection("drawn"), "dd": Selection("drawn")}
+#: the selections a reader accepts in each section (a dtw section pruned to its losses: prune.py)
+READ_SELECTIONS = {"dtw": ("decided", "lost"), "dv": ("drawn",), "dd": ("drawn",)}
+#: each selection as a mask over the value codes it keeps (bit v: the slots of value v)
+KEEP = {"decided": (1 << WIN) | (1 << LOSS), "drawn": 1 << DRAW, "lost": 1 << LOSS}
+
+
+class DerivedEntryError(LookupError):
+    """A slot whose entry a pruned section does not store and the values do not imply: a win's
+    dtw in a dtw file that keeps the losses only. Its dtw is a search of one ply away (the
+    lookups do it: ``Tablebase.probe_dtw``; a whole plane: ``solving.prune.read_full_dtw``). A
+    caller that reads one directly has a bug, hence no :class:`MorrisError`."""
 
 #: the kinds of file and the sections each must have (besides ``anchors``): a values file
 #: (``<subspace>.mtb``: values and dtc) and a dtw file (``<subspace>.mtw``: the distance to the
@@ -217,7 +234,7 @@ def _field(obj: dict, key: str, lo: int, hi: int, section: str | None = None) ->
 
 def check_select(select: str) -> None:
     """A :class:`Selection`'s ``select`` must be one this toolkit knows."""
-    if select not in ("decided", "drawn"):
+    if select not in KEEP:
         raise ValueError(f"unknown selection {select!r}")
 
 
@@ -235,19 +252,60 @@ def _selected_section(name: str, plane: np.ndarray, sel: Selection, values, used
     used = np.zeros(0, np.bool_) if used is None else np.ascontiguousarray(used, dtype=np.bool_)
     nb = -(-len(plane) // SELECT_BLOCK)
     counts, odd, maxes = (np.zeros(nb, dtype=np.int64) for _ in range(3))
-    drawn = sel.select == "drawn"
-    select_scan(values, plane, used, drawn, SELECT_BLOCK, counts, odd, maxes)
+    keep = KEEP[sel.select]
+    select_scan(values, plane, used, keep, SELECT_BLOCK, counts, odd, maxes)
     if sel.halved and odd.any():
         sel = Selection(sel.select, False)
     shift = 1 if sel.halved else 0
     wide = (int(maxes.max(initial=0)) >> shift) > 255
     kept = np.empty(int(counts.sum()), dtype=np.uint16 if wide else np.uint8)
     starts = np.concatenate([[0], np.cumsum(counts)]).astype(np.int64)
-    select_fill(values, plane, drawn, shift, SELECT_BLOCK, starts[:-1], kept)
+    select_fill(values, plane, keep, shift, SELECT_BLOCK, starts[:-1], kept)
+    return _kept_section(name, kept, counts, sel, level)
+
+
+def _kept_section(name: str, kept: np.ndarray, counts: np.ndarray, sel: Selection, level) -> _Section:
+    """A selected section from its kept entries (slot order) and each block's count of them."""
+    wide = kept.dtype.itemsize == 2
+    nb = len(counts)
+    starts = np.concatenate([[0], np.cumsum(counts)]).astype(np.int64)
     bounds = starts * kept.itemsize
     mv = memoryview(kept).cast("B")
     chunks = [mv[int(bounds[k]): int(bounds[k + 1])] for k in range(nb)]
     return _Section(name, _compress_blocks(chunks, level), SELECT_BLOCK, "uint16" if wide else "uint8", sel)
+
+
+def prune_to_losses(path, values: np.ndarray, level: int = SELECT_LEVEL) -> dict:
+    """Rewrite the dtw file at ``path``, which keeps its decided slots, so that it keeps the
+    losses only (``select: lost``, format version 2), atomically; returns the new header.
+    ``values``: the value codes of the values file beside it (``values_all``). Every other
+    header field stays; a win's dtw is then derived from the children's files
+    (:class:`DerivedEntryError`)."""
+    from ..kernels.pack import select_count, select_fill  # (lazy: imports numba)
+
+    with TableFile(path) as tf:
+        sel = tf.selection("dtw")
+        if sel is None or sel.select != "decided":
+            raise ValueError(f"{path}: its dtw section keeps the "
+                             f"{sel.select if sel else 'every'} slots, not the decided ones")
+        values = np.ascontiguousarray(values, dtype=np.uint8)
+        plane = tf.distance_all("dtw", values, raw=True)  # the entries as stored, in their slots
+        anchors = np.array(tf.anchors, dtype="<u4")
+        header = {k: v for k, v in tf.header.items() if k not in LAYOUT_KEYS}
+    keep = KEEP["lost"]
+    counts = np.zeros(-(-len(plane) // SELECT_BLOCK), dtype=np.int64)
+    select_count(values, keep, SELECT_BLOCK, counts)
+    starts = np.concatenate([[0], np.cumsum(counts)]).astype(np.int64)
+    kept = np.empty(int(starts[-1]), dtype=plane.dtype)
+    select_fill(values, plane, keep, 0, SELECT_BLOCK, starts[:-1], kept)
+    del plane
+    if kept.dtype.itemsize == 2 and int(kept.max(initial=0)) <= 255:
+        kept = kept.astype(np.uint8)
+    sections = [_kept_section("dtw", kept, counts, Selection("lost", sel.halved), level)]
+    anchor_blob = anchors.tobytes()
+    hdr, layout, end = lay_out(header, len(values), sections, anchors, anchor_blob)
+    _write_atomically(path, _header_blob(hdr), anchor_blob, sections, layout, end)
+    return hdr
 
 
 def write_table(path, header: dict, values: np.ndarray, dtc: np.ndarray, anchors: np.ndarray,
@@ -358,10 +416,12 @@ def lay_out(header: dict, slots: int, sections: list, anchors, anchor_blob: byte
 def _write_atomically(path, blob: bytes, anchor_blob: bytes, sections: list, layout: dict, end: int):
     """Phase 3: prefix, header, anchors, each section's offset table and blocks, zero padding
     to every laid-out offset, then the BLAKE2b digest of all of it and the end magic; written
-    to a temporary name, synced, renamed."""
+    to a temporary name, synced, renamed. The format version is 1, or 2 for a file with a
+    pruned section (``lost``)."""
     tmp = f"{path}{TMP_MARK}{socket.gethostname()}-{os.getpid()}"
+    lost = any(sec.selection is not None and sec.selection.select == "lost" for sec in sections)
     try:
-        _write_file(tmp, blob, anchor_blob, sections, layout, end)
+        _write_file(tmp, blob, anchor_blob, sections, layout, end, LOST_VERSION if lost else VERSION)
         os.replace(tmp, path)
     except BaseException:  # out of disk, killed, ...: nothing half written stays
         try:
@@ -372,7 +432,8 @@ def _write_atomically(path, blob: bytes, anchor_blob: bytes, sections: list, lay
     _fsync_dir(os.path.dirname(os.path.abspath(path)))
 
 
-def _write_file(tmp, blob: bytes, anchor_blob: bytes, sections: list, layout: dict, end: int):
+def _write_file(tmp, blob: bytes, anchor_blob: bytes, sections: list, layout: dict, end: int,
+                version: int):
     digest = hashlib.blake2b(digest_size=32)
     pos = 0
     with open(tmp, "wb") as f:
@@ -386,7 +447,7 @@ def _write_file(tmp, blob: bytes, anchor_blob: bytes, sections: list, layout: di
             if target > pos:
                 put(b"\0" * (target - pos))
 
-        put(PREFIX.pack(MAGIC, VERSION, len(blob), zlib.crc32(blob), 0))
+        put(PREFIX.pack(MAGIC, version, len(blob), zlib.crc32(blob), 0))
         put(blob)
         pad_to(layout["anchors"]["offset"])
         put(anchor_blob)
@@ -445,12 +506,12 @@ def _fsync_dir(d):
 
 
 def _selected_code(code: int, select: str) -> int:
-    return int(code == DRAW) if select == "drawn" else int(code != DRAW)
+    return (KEEP[select] >> code) & 1
 
 
-#: per byte of a 2-bit value plane: how many of its four codes are draws (decided)
-_DRAWN_IN_BYTE = np.array([sum(((b >> (2 * k)) & 3) == DRAW for k in range(4)) for b in range(256)], np.int64)
-_DECIDED_IN_BYTE = 4 - _DRAWN_IN_BYTE
+#: per selection, per byte of a 2-bit value plane: how many of its four codes it keeps
+_KEPT_IN_BYTE = {select: np.array([sum((keep >> ((b >> (2 * k)) & 3)) & 1 for k in range(4))
+                                   for b in range(256)], np.int64) for select, keep in KEEP.items()}
 
 
 def _open_regular(path: str):
@@ -492,8 +553,10 @@ class TableFile:
             magic, version, hlen, hcrc, _ = PREFIX.unpack_from(self._mm, 0)
             if magic != MAGIC:
                 raise self._bad("not a morris database (bad magic)")
-            if version != VERSION:
-                raise self._bad(f"format version {version}; this toolkit reads version {VERSION}")
+            if version not in VERSIONS:
+                raise self._bad(f"format version {version}; this toolkit reads versions "
+                                + " and ".join(map(str, VERSIONS)))
+            self.version = version
             if PREFIX.size + hlen > size:
                 raise self._bad("truncated inside the header")
             blob = bytes(self._mm[PREFIX.size : PREFIX.size + hlen])
@@ -522,28 +585,10 @@ class TableFile:
             for name in KINDS[kind] + ("curse",):
                 if name == "curse" and name not in sections:
                     continue  # only files of rules with a no-removal limit have it
-                sec = sections.get(name)
-                if not isinstance(sec, dict):
-                    raise self._bad(f"section {name} is {sec!r}, not an object")
-                nb = _field(sec, "nblocks", 0, size, name)
-                at = _field(sec, "offset_table", 0, size, name)
-                per = _field(sec, "block_slots", 1, MAX_SLOTS, name)
-                codec = sec.get("codec")
-                if codec not in CODECS.get(name, ("uint8", "uint16")):
-                    raise self._bad(f"section {name} has codec {codec!r}")
-                if at + 8 * (nb + 1) > size - TRAILER:
-                    raise self._bad(f"{name} offset table lies past the end")
-                if codec != "ones" and nb != -(-self.slots // per):
-                    raise self._bad(f"section {name} has {nb} blocks of {per} slots for {self.slots} slots")
-                # entries are checked where they are read (_span); offsets() checks them all
-                # (table offset, blocks, slots per block, codec); entries are read when needed
-                self._sec[name] = (at, nb, per, codec)
-                if "select" in sec:
-                    if type(sec.get("halved", False)) is not bool:
-                        raise self._bad(f"section {name} has halved {sec.get('halved')!r}")
-                    check_select(sec["select"])
-                    self._selected[name] = Selection(sec["select"], sec.get("halved", False))
-                    self._check_selection(name, self._selected[name])
+                self._read_section(name, sections.get(name), size)
+            if (version == LOST_VERSION) != any(s.select == "lost" for s in self._selected.values()):
+                raise self._bad(f"format version {version} with "
+                                + ("no" if version == LOST_VERSION else "a") + " pruned section")
         except CorruptDatabaseError:
             self.close()
             raise
@@ -555,6 +600,31 @@ class TableFile:
         self._dctx = threading.local()
         self._anchors = None
 
+    def _read_section(self, name: str, sec, size: int) -> None:
+        """Check one section's entry in the header and keep where it lies (and its
+        :class:`Selection`)."""
+        if not isinstance(sec, dict):
+            raise self._bad(f"section {name} is {sec!r}, not an object")
+        nb = _field(sec, "nblocks", 0, size, name)
+        at = _field(sec, "offset_table", 0, size, name)
+        per = _field(sec, "block_slots", 1, MAX_SLOTS, name)
+        codec = sec.get("codec")
+        if codec not in CODECS.get(name, ("uint8", "uint16")):
+            raise self._bad(f"section {name} has codec {codec!r}")
+        if at + 8 * (nb + 1) > size - TRAILER:
+            raise self._bad(f"{name} offset table lies past the end")
+        if codec != "ones" and nb != -(-self.slots // per):
+            raise self._bad(f"section {name} has {nb} blocks of {per} slots for {self.slots} slots")
+        # entries are checked where they are read (_span); offsets() checks them all
+        # (table offset, blocks, slots per block, codec); entries are read when needed
+        self._sec[name] = (at, nb, per, codec)
+        if "select" in sec:
+            if type(sec.get("halved", False)) is not bool:
+                raise self._bad(f"section {name} has halved {sec.get('halved')!r}")
+            check_select(sec["select"])
+            self._selected[name] = Selection(sec["select"], sec.get("halved", False))
+            self._check_selection(name, self._selected[name])
+
     def _bad(self, why):
         return CorruptDatabaseError(f"{self.path}: {why}")
 
@@ -564,7 +634,8 @@ class TableFile:
         a movement dtw section always is (every win odd, every loss even there), so one that
         is not contradicts its values."""
         want = SELECTIONS.get(name)
-        if want is None or sel.select != want.select or (sel.halved and not want.halved):
+        if (want is None or sel.select not in READ_SELECTIONS[name]
+                or (sel.halved and not want.halved)):
             raise self._bad(f"section {name} keeps the {sel.select} slots{' halved' if sel.halved else ''}; "
                             f"{name} sections are written "
                             + ("unselected" if want is None else
@@ -690,7 +761,8 @@ class TableFile:
     def distance(self, name: str, i: int, values: "TableFile | None" = None) -> int:
         """Slot i of a distance or byte section (``dtc``, ``dtw``, ``dv``, ``dd``; uint8 or
         uint16). A selected section (:class:`Selection`) needs ``values``, the values file
-        beside it: a slot it does not select holds 0."""
+        beside it: a slot it does not select holds 0, but a win's in a pruned dtw section
+        (``lost``), which raises :class:`DerivedEntryError`."""
         if not 0 <= i < self.slots:
             raise IndexError(i)
         _, _, per, codec = self._sec[name]
@@ -700,7 +772,10 @@ class TableFile:
             if values is None:
                 raise ValueError(f"{self.path}: the {name} section needs the values file to be read")
             v = values.value(i)
-            if (v == DRAW) != (sel.select == "drawn"):
+            if not _selected_code(v, sel.select):
+                if v == WIN and sel.select == "lost":
+                    raise DerivedEntryError(f"{self.path}: slot {i} is a win, whose {name} this "
+                                            "file does not keep (it keeps the losses')")
                 return 0
             j = values.count_selected(i - j, i, sel.select)
         raw = self._block(name, i // per)
@@ -712,10 +787,10 @@ class TableFile:
         return x
 
     def count_selected(self, lo: int, hi: int, select: str) -> int:
-        """How many slots of [lo, hi) a selection keeps (``decided`` or ``drawn``), from the
-        value plane of this (values) file."""
+        """How many slots of [lo, hi) a selection keeps (``decided``, ``drawn``, ``lost``), from
+        the value plane of this (values) file."""
         per = self._sec["wdl"][2]
-        table = _DRAWN_IN_BYTE if select == "drawn" else _DECIDED_IN_BYTE
+        table = _KEPT_IN_BYTE[select]
         n = 0
         while lo < hi:
             k = lo // per
@@ -734,19 +809,34 @@ class TableFile:
                 a += 1
         return n
 
-    def selected_plane(self, name: str, values: np.ndarray):
+    def selection(self, name: str) -> Selection | None:
+        """The :class:`Selection` of a section (None where it stores every slot)."""
+        return self._selected.get(name)
+
+    def pruned(self, name: str = "dtw") -> bool:
+        """Whether a section keeps the losses only (a win's entry is derived: DerivedEntryError)."""
+        sel = self._selected.get(name)
+        return sel is not None and sel.select == "lost"
+
+    def selected_plane(self, name: str, values: np.ndarray, stored_only: bool = False):
         """(plane, halved) of a section: for a halved selected section its entries (dtw // 2,
         uint8 where they fit) put back in their slots, ``halved`` True, for half the memory of
         the distances; else the distances (:meth:`distance_all`) and False."""
         sel = self._selected.get(name)
         if sel is None or not sel.halved:
-            return self.distance_all(name, values), False
-        return self.distance_all(name, values, raw=True), True
+            return self.distance_all(name, values, stored_only=stored_only), False
+        return self.distance_all(name, values, raw=True, stored_only=stored_only), True
 
-    def distance_all(self, name: str, values: np.ndarray | None = None, raw: bool = False) -> np.ndarray:
+    def distance_all(self, name: str, values: np.ndarray | None = None, raw: bool = False,
+                     stored_only: bool = False) -> np.ndarray:
         """A whole distance or byte section (``dtc``, ``dtw``, ``dv``, ``dd``) of codec uint8 or
         uint16; a selected section needs ``values``, the value codes of the values file beside
-        it (``values_all``), and is uint16 where halved (``raw``: the halved entries as stored)."""
+        it (``values_all``), and is uint16 where halved (``raw``: the halved entries as stored).
+        A pruned section (``lost``) raises :class:`DerivedEntryError` unless ``stored_only``,
+        which reads its wins as 0 (the caller derives them: ``solving.prune.read_full_dtw``)."""
+        if self.pruned(name) and not stored_only:
+            raise DerivedEntryError(f"{self.path}: the {name} section keeps the losses only; a "
+                                    "whole plane derives the wins' from the children's files")
         codec = self._sec[name][3]
         dtype = "<u2" if codec == "uint16" else np.uint8
         sel = self._selected.get(name)
@@ -759,15 +849,15 @@ class TableFile:
         from ..kernels.pack import expand_selected, select_count  # (lazy: imports numba)
 
         values = np.ascontiguousarray(values, dtype=np.uint8)
-        drawn = sel.select == "drawn"
+        keep = KEEP[sel.select]
         counts = np.zeros(-(-self.slots // SELECT_BLOCK), dtype=np.int64)
-        select_count(values, drawn, SELECT_BLOCK, counts)  # each block's entries
+        select_count(values, keep, SELECT_BLOCK, counts)  # each block's entries
         starts = np.concatenate([[0], np.cumsum(counts)[:-1]]).astype(np.int64)
         kept = np.empty(int(counts.sum()), dtype=dtype)
         self.bulk_into(name, kept)
         halve = sel.halved and not raw
         out = np.empty(self.slots, dtype=np.uint16 if halve else dtype)
-        expand_selected(values, drawn, halve, kept, SELECT_BLOCK, starts, out)
+        expand_selected(values, keep, halve, kept, SELECT_BLOCK, starts, out)
         return out
 
     def curse(self, i: int) -> int:

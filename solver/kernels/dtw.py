@@ -34,7 +34,7 @@ from ..core.codes import LOSS, UNUSED, WIN
 from .hashing import slot_walk, walk_at, walk_on
 from .jit import CHUNK, run_chunks
 from .retro import BLOCK, COUNT_MAX, DRAWCONV, UNIT
-from .turns import END, kid_buffer, movement_children
+from .turns import END, every_child, kid_buffer, movement_children
 
 _NJ = dict(cache=True, nogil=True)
 
@@ -157,3 +157,55 @@ def promote(st, exits, d, sflags_d, flags):
             elif (v >> 2) == 0:
                 st[g] = np.uint16((d << 2) | LOSS)
                 flags[g // UNIT] = 1
+
+
+def won_dtw(T, Ob, flying, m, o, vals, plane, sib_vals, sib_plane, child_vals, child_plane):
+    """Derive the wins' entries of movement subspace (m, o)'s halved dtw plane in place: a
+    win's dtw is 1 + the least dtw of a move into a lost position, and a loss's dtw is even, so
+    a win's halved entry is the least halved entry of such a child (0 for a removal that ends
+    the game). ``vals``/``plane``: the subspace's stored values and halved dtw, the losses'
+    entries filled in (a pruned file's); ``sib_*``: those of (o, m), where the quiet moves lead
+    (the same arrays where m == o: only its losses are read); ``child_*``: those of (o - 1, m),
+    where the removals lead (empty where a removal ends the game). Returns how many wins have
+    no move into a lost position (0 where the files agree)."""
+    nblocks = -(-vals.shape[0] // BLOCK)
+    bad = np.zeros(nblocks, dtype=np.int64)
+
+    def run(b):
+        _won_block(T, Ob, flying, m, o, vals, plane, sib_vals, sib_plane, child_vals,
+                   child_plane, bad, b, kid_buffer(), kid_buffer())
+
+    run_chunks(nblocks, run)
+    return int(bad.sum())
+
+
+@njit(**CHUNK)
+def _won_block(T, Ob, flying, m, o, vals, plane, sib_vals, sib_plane, child_vals, child_plane,
+               bad, b, kids, quiet_kids):
+    """One block of ``won_dtw``."""
+    g0 = b * BLOCK
+    g1 = min(g0 + BLOCK, vals.shape[0])
+    nbad = 0
+    w = slot_walk(T, Ob, m, o, g0)
+    for g in range(g0, g1):
+        M, O, used = walk_at(T, m, o, w)
+        w = walk_on(T, Ob, m, o, w)
+        if not used or vals[g] != WIN:
+            continue
+        moves, quiet, nk = every_child(T, Ob, flying, m, o, M, O, kids, quiet_kids)
+        best = np.int64(NONE)
+        for x in range(quiet):
+            j = quiet_kids[x]
+            if sib_vals[j] == LOSS and np.int64(sib_plane[j]) < best:
+                best = np.int64(sib_plane[j])
+        for x in range(nk):
+            j = kids[x]
+            if j == END:
+                best = 0
+            elif child_vals[j] == LOSS and np.int64(child_plane[j]) < best:
+                best = np.int64(child_plane[j])
+        if best == NONE:
+            nbad += 1
+            best = 0
+        plane[g] = best
+    bad[b] = nbad

@@ -122,19 +122,19 @@ def curse_plane(values, unlimited, nchunk, out, counts):
 
 
 @njit(parallel=True, **_NJ)
-def select_count(values, drawn, chunk, counts):
-    """``counts[c]``: the slots of chunk c (``chunk`` slots each) that a selection keeps: the
-    draws (``drawn``) or the wins and losses."""
+def select_count(values, keep, chunk, counts):
+    """``counts[c]``: the slots of chunk c (``chunk`` slots each) that a selection keeps
+    (``keep``: a mask over the value codes, bit v set where slots of value v are kept)."""
     n = values.shape[0]
     for c in prange(counts.shape[0]):
         k = 0
         for i in range(c * chunk, min(n, (c + 1) * chunk)):
-            k += (values[i] == 0) == drawn
+            k += (keep >> values[i]) & 1
         counts[c] = k
 
 
 @njit(parallel=True, **_NJ)
-def expand_selected(values, drawn, halved, kept, chunk, starts, out):
+def expand_selected(values, keep, halved, kept, chunk, starts, out):
     """A selected section's entries (``kept``, in slot order) put back in their slots (0 in
     the others), chunk by chunk from ``starts[c]`` (the entries before chunk c); ``halved``:
     an entry x of a win is 2x + 1, of a loss 2x (value codes 0 draw, 1 win, 2 loss)."""
@@ -143,7 +143,7 @@ def expand_selected(values, drawn, halved, kept, chunk, starts, out):
         j = starts[c]
         for i in range(c * chunk, min(n, (c + 1) * chunk)):
             v = values[i]
-            if (v == 0) == drawn:
+            if (keep >> v) & 1:
                 x = kept[j]
                 j += 1
                 out[i] = 2 * x + (v == 1) if halved else x
@@ -152,9 +152,9 @@ def expand_selected(values, drawn, halved, kept, chunk, starts, out):
 
 
 @njit(parallel=True, **_NJ)
-def select_scan(values, plane, used, drawn, chunk, counts, odd_out, maxes):
-    """Per chunk of a selected section about to be written: how many slots it keeps (the draws,
-    ``drawn``, or the wins and losses), how many kept *used* slots (every one where ``used`` is
+def select_scan(values, plane, used, keep, chunk, counts, odd_out, maxes):
+    """Per chunk of a selected section about to be written: how many slots it keeps (``keep``:
+    a mask over the value codes), how many kept *used* slots (every one where ``used`` is
     empty) break the parity rule (a win's entry odd, a loss's even), and the largest entry."""
     n = values.shape[0]
     every = used.shape[0] == 0
@@ -164,7 +164,7 @@ def select_scan(values, plane, used, drawn, chunk, counts, odd_out, maxes):
         mx = 0
         for i in range(c * chunk, min(n, (c + 1) * chunk)):
             v = values[i]
-            if (v == 0) == drawn:
+            if (keep >> v) & 1:
                 k += 1
                 x = np.int64(plane[i])
                 if x > mx:
@@ -177,13 +177,13 @@ def select_scan(values, plane, used, drawn, chunk, counts, odd_out, maxes):
 
 
 @njit(parallel=True, **_NJ)
-def select_fill(values, plane, drawn, shift, chunk, starts, out):
+def select_fill(values, plane, keep, shift, chunk, starts, out):
     """The kept slots' entries (``plane >> shift``) in slot order, chunk c from ``starts[c]``."""
     n = values.shape[0]
     for c in prange(starts.shape[0]):
         j = starts[c]
         for i in range(c * chunk, min(n, (c + 1) * chunk)):
-            if (values[i] == 0) == drawn:
+            if (keep >> values[i]) & 1:
                 out[j] = plane[i] >> shift
                 j += 1
 

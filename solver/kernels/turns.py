@@ -2,7 +2,8 @@
 a position and where its children lie in the perfect hash.
 
 Every forward step of the solver goes through here: the count phases of the values, dtw and
-draw-value passes (``movement_children``), the placement sweep and the placement search
+draw-value passes (``movement_children``), the wins of a pruned dtw file (``every_child``),
+the placement sweep and the placement search
 (``placements``). The backward step (un-moves, ``retro.emit``) is the only other statement of
 the movement rules in the solver. The verifier does not use this module: it takes its turns from
 ``bitboard.gen_turns`` and its slots from ``hashing.index_one`` (tests/test_architecture.py
@@ -17,6 +18,9 @@ Contracts (arrays and scalars in, a buffer the caller owns written):
   ``kids[:nkids]`` are the children of the moves that close a mill, one per piece the mover may
   remove: the child's slot in subspace (o - 1, m), or ``END`` when the removal leaves the
   opponent too few pieces (the turn ends the game, won for the mover).
+- ``every_child(T, Ob, flying, m, o, M, O, kids, quiet_kids)``: the same, and the quiet moves'
+  children too, their slots in (o, m) in ``quiet_kids[:quiet]`` (the one forward pass over
+  every move: a pruned dtw file's wins, ``dtw.won_dtw``).
 - ``placements(T, dm, M, O, closed, rows)`` for a placement turn (the mover has a piece in hand;
   ``closed``: the mills a placement on each point closes, kept per mover mask by the sweep, or
   ``NO_TABLE``):
@@ -63,6 +67,22 @@ def movement_children(T, Ob, flying, m, o, M, O, kids):
 def slide_children(T, Ob, fly, ends, m, o, M, O, kids):
     """``movement_children`` with who flies (``fly``) and whether a removal ends the game
     (``ends``) given: the slides (or flights) of any position, hands or not."""
+    return _slides(T, Ob, fly, ends, m, o, M, O, kids, kids, False)
+
+
+@njit(inline="always", **_NJ)
+def every_child(T, Ob, flying, m, o, M, O, kids, quiet_kids):
+    """``movement_children``, and the children of the quiet moves too: their slots in the
+    sibling subspace (o, m) in ``quiet_kids[:quiet]`` (a forward pass over every move: the
+    wins' dtw of a pruned dtw file, prune.py)."""
+    return _slides(T, Ob, flies(flying, M, 0, 0), o - 1 < LOSE_BELOW, m, o, M, O, kids,
+                   quiet_kids, True)
+
+
+@njit(inline="always", **_NJ)
+def _slides(T, Ob, fly, ends, m, o, M, O, kids, quiet_kids, with_quiet):
+    """The one loop over the slides of (M, O) behind ``slide_children`` and ``every_child``
+    (``with_quiet``, a constant where it is inlined: the quiet children's slots)."""
     empty = T.full & ~(M | O)
     cblock = T.binom[T.n - m, o - 1]
     moves = 0
@@ -79,6 +99,10 @@ def slide_children(T, Ob, fly, ends, m, o, M, O, kids):
             moves += 1
             M2 = (M ^ fb) | tb
             if closed_mills(T, M2, ctz(tb)) == 0 or O == 0:  # (nothing to remove: quiet)
+                if with_quiet:
+                    orb, s, rep, stab = anchor(T, Ob, m, M2)
+                    quiet_kids[quiet] = orb * T.binom[T.n - m, o] + ranked(
+                        T, s, rep, stab, sym_image(T, s, O))
                 quiet += 1
                 continue
             if ends:

@@ -42,7 +42,7 @@ def minimax(moves, best_win, draw, worst_loss):
 
 
 def check_movement(T, Ob, flying, m, o, vals, dtc, sib_vals, sib_dtc, child_vals, child_dist,
-                   slots, bad_count, bad_first, limit, blocked_draw):
+                   slots, bad_count, bad_first, limit, blocked_draw, derive=False):
     """Check the slots ``slots`` (increasing) of subspace (m, o). ``sib_*``: planes of (o, m);
     ``child_vals``: values of (o-1, m); ``limit``: the no-removal limit, -1 for none;
     ``blocked_draw``: a position without a move is a draw (the board is full, and the rules
@@ -50,17 +50,20 @@ def check_movement(T, Ob, flying, m, o, vals, dtc, sib_vals, sib_dtc, child_vals
 
     The distance checked is dtc when ``child_dist`` is empty (a removal is a conversion: 1),
     and dtw when it holds the dtw plane of (o-1, m) (``dtc``/``sib_dtc`` then the dtw planes of
-    the pair): a removal then counts 1 + the distance of the position it leads to."""
+    the pair): a removal then counts 1 + the distance of the position it leads to.
+
+    ``derive``: write the distance of each win into ``dtc`` instead of checking it (a pruned dtw
+    file's wins, from the children's losses; a win the moves do not make one is a mismatch)."""
     ends = o - 1 < LOSE_BELOW
     run_spans(bad_count.shape[0], 0, slots.shape[0], lambda c, a, b: _check_movement_chunk(
         T, Ob, flying, m, o, vals, dtc, sib_vals, sib_dtc, child_vals, child_dist, slots,
-        bad_count, bad_first, limit, blocked_draw, ends, c, a, b, turn_rows()))
+        bad_count, bad_first, limit, blocked_draw, ends, derive, c, a, b, turn_rows()))
 
 
 @njit(**CHUNK)
 def _check_movement_chunk(T, Ob, flying, m, o, vals, dtc, sib_vals, sib_dtc, child_vals,
-                          child_dist, slots, bad_count, bad_first, limit, blocked_draw, ends, c,
-                          a, b, turns):
+                          child_dist, slots, bad_count, bad_first, limit, blocked_draw, ends,
+                          derive, c, a, b, turns):
     """One chunk of ``check_movement``."""
     nbad = 0
     first = -1
@@ -98,6 +101,11 @@ def _check_movement_chunk(T, Ob, flying, m, o, vals, dtc, sib_vals, sib_dtc, chi
         if moves == 0 and blocked_draw:
             ev = DRAW
         sv = vals[i]
+        if derive:
+            if sv != WIN:
+                continue
+            if ev == WIN:
+                dtc[i] = ed
         ok = sv == ev and (ev == DRAW or np.int64(dtc[i]) == ed)
         if not ok:
             nbad += 1
@@ -108,7 +116,7 @@ def _check_movement_chunk(T, Ob, flying, m, o, vals, dtc, sib_vals, sib_dtc, chi
 
 
 def check_placement(T, Ob, flying, count_hand, dm, m, o, hm, ho, slots, vals, dtc, cinfo, v0, d0, v1, d1, v2, d2,
-                    bad_count, bad_first, mode):
+                    bad_count, bad_first, mode, derive=False):
     """Check the placement slots ``slots`` of subspace (m, o, hm, ho) the plain way, in slot
     order, sharing nothing with the sweep's evaluation (kernels/placement.py): the generic turn
     generator, each child made by ``apply_turn``, its slot by ``index_one``, its value and
@@ -119,17 +127,18 @@ def check_placement(T, Ob, flying, count_hand, dm, m, o, hm, ho, slots, vals, dt
     ``mode`` says what ``dtc`` and every ``d_k`` hold: 0 dtc (a removal or the end of placement counts 1, another move
     1 + its child's), 1 dtw (every move 1 + its child's), 2 stored draw values (a draw's is the
     best over its drawing moves of the child's, negated when the turn passes, a game the rules
-    end drawn counting 0; 0 for a non-draw)."""
+    end drawn counting 0; 0 for a non-draw). ``derive`` (mode 1): write each win's dtw into
+    ``dtc`` instead of checking it, as ``check_movement`` does."""
     dtw = mode == 1
     run_spans(bad_count.shape[0], 0, slots.shape[0], lambda c, a, b: _check_placement_chunk(
         T, Ob, flying, count_hand, dm, m, o, hm, ho, slots, vals, dtc, cinfo, v0, d0, v1, d1, v2,
-        d2, bad_count, bad_first, mode, dtw, c, a, b, turn_rows()))
+        d2, bad_count, bad_first, mode, dtw, derive, c, a, b, turn_rows()))
 
 
 @njit(**CHUNK)
 def _check_placement_chunk(T, Ob, flying, count_hand, dm, m, o, hm, ho, slots, vals, dtc, cinfo,
-                           v0, d0, v1, d1, v2, d2, bad_count, bad_first, mode, dtw, c, a, b,
-                           turns):
+                           v0, d0, v1, d1, v2, d2, bad_count, bad_first, mode, dtw, derive, c,
+                           a, b, turns):
     """One chunk of ``check_placement``."""
     nbad = 0
     first = -1
@@ -185,6 +194,11 @@ def _check_placement_chunk(T, Ob, flying, count_hand, dm, m, o, hm, ho, slots, v
                 worst_loss = max(worst_loss, dist)
         ev, ed = minimax(nt, best_win, draw, worst_loss)
         sv = vals[i]
+        if derive:
+            if sv != WIN:
+                continue
+            if ev == WIN:
+                dtc[i] = ed
         if mode == 2:
             ok = sound and sv == ev and np.int64(dtc[i]) == (best_dv + DV0 if ev == DRAW else 0)
         else:

@@ -63,7 +63,7 @@ from dataclasses import dataclass, field
 from typing import NamedTuple
 
 from ..core import rules
-from ..core.codes import DRAW, DV0, NEGATE_NAME, VALUE_NAMES, VALUE_RANK
+from ..core.codes import DRAW, DV0, NEGATE_NAME, VALUE_NAMES, VALUE_RANK, WIN
 from ..format.fileformat import TableFile
 from ..core.errors import (CorruptDatabaseError, MissingDrawsError, MissingDtwError, MissingSubspaceError,
                            UnsupportedRulesError)
@@ -378,9 +378,32 @@ class Tablebase:
         counts = self._counts(position)
         if not strict and not self._has(position.variant, counts, "dtw"):
             return None
-        if tf.value(i) == DRAW:
+        code = tf.value(i)
+        if code == DRAW:
             return None
-        return self.dtw_table(position.variant, Subspace(*counts)).distance("dtw", i, tf)
+        table = self.dtw_table(position.variant, Subspace(*counts))
+        if code == WIN and table.pruned():
+            return self._won_dtw(position, strict)
+        return table.distance("dtw", i, tf)
+
+    def _won_dtw(self, position: Position, strict: bool) -> int | None:
+        """The dtw of a win whose file keeps the losses only (docs/format.md, pruned dtw files):
+        1 + the least dtw of a move into a lost position, read from the children's files; None
+        where one of them has no dtw file (unless ``strict``)."""
+        best = None
+        for turn in position.legal_turns():
+            child = position.play_turn(turn)
+            r, ctf, ci = self._db_probe_at(child)
+            if r.value != ("win" if child.turn == position.turn else "loss"):
+                continue
+            d = self._dtw_at(child, ctf, ci, strict)
+            if d is None:
+                return None
+            best = d + 1 if best is None else min(best, d + 1)
+        if best is None:
+            raise CorruptDatabaseError(f"{position}: a win in its values file, but no move leads "
+                                       "into a lost position of the files")
+        return best
 
     def _searching(self, position: Position) -> bool:
         return self.search_mode == "always" and position.in_placement

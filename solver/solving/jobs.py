@@ -21,7 +21,7 @@ import numpy as np
 from ..core.codes import UNUSED
 from ..format.fileformat import (DRAWS_LEVEL, TableFile, check_file, write_distance_table, write_planes,
                                  write_table)
-from ..database.folders import (draws_header, dtw_header, file_fields, file_path, read_draws, read_dtw,
+from ..database.folders import (draws_header, dtw_header, file_fields, file_path, read_draws,
                                 read_planes, ruleset_dir, stored_values, table_header)
 from ..hashing.index import Hasher, count_positions, shared_hasher
 from ..core.progress import Reporter
@@ -29,6 +29,7 @@ from ..hashing.subspaces import (Subspace, hand_children, pair_children, pair_de
                                  placement_inputs)
 from .curse import curse_plane
 from .placement import evaluate, load_children
+from .prune import read_full_dtw
 from ..core.draws import pair_ranks
 
 
@@ -248,7 +249,8 @@ class PlacementSubspace(Job):
         def child_values(c):  # the values of a child as its file stores them, from its plane
             return planes[c] & 3 if c.placement else planes[c]
 
-        dtw = {c: read_dtw(file_path(out, variant, c, "dtw"), child_values(c)) for c in kids} if want_dtw else None
+        dtw = ({c: read_full_dtw(file_path(out, variant, c, "dtw"), child_values(c)) for c in kids}
+               if want_dtw else None)
         draws = ({c: read_draws(file_path(out, variant, c, "draw"), child_values(c), distances=False)[0]
                   for c in kids} if want_draws else None)
         vals, dtc, *extra = evaluate(variant, self.sub, planes, hasher, reporter, dtw=dtw, draws=draws)
@@ -339,7 +341,7 @@ class MovementDtw(_PairFiles):
 
         def children(c):  # (values, dtw or dtw // 2, whether halved)
             v = values(c)
-            return (v,) + read_dtw(file_path(out, variant, c, "dtw"), v, halved=True)
+            return (v,) + read_full_dtw(file_path(out, variant, c, "dtw"), v, halved=True)
 
         planes = solve_pair_dtw(variant, self.sub, values, children, hasher, reporter)
         positions = 0

@@ -23,6 +23,7 @@ from ..hashing.subspaces import (check_movement, hand_subspaces, pair_key, check
                                  movement_subspaces, placement_closure, placement_subspaces)
 from ..core.variants import variant_from_fields
 from .cluster import dask_executor
+from .prune import prune
 
 
 def job_graph(variant, targets=None, max_pieces=None, phase="movement", dtw=False, draws=False):
@@ -200,6 +201,8 @@ class SolveSummary:
     solved: list = field(default_factory=list)
     skipped: list = field(default_factory=list)
     seconds: float = 0.0
+    #: dtw files pruned to their losses at the end (prune.prune): files, bytes before and after
+    pruned: dict = field(default_factory=dict)
 
 
 def prepare_output(out, variant, rep) -> None:
@@ -220,14 +223,16 @@ def prepare_output(out, variant, rep) -> None:
 
 def solve(out, variant, targets=None, max_pieces=None, reporter=None, on_job=None, phase="movement",
           executor=None, executor_factory=None, threads=None, retries=2, submit=None,
-          slots: int = 1, dtw: bool = False, draws: bool = False) -> SolveSummary:
+          slots: int = 1, dtw: bool = False, draws: bool = False,
+          prune_dtw: bool = True) -> SolveSummary:
     """Solve every job needed for the targets, each as soon as its inputs exist.
 
     ``executor``: any ``concurrent.futures.Executor`` (default: run in this process);
     ``executor_factory``: makes a new one if the executor breaks (a local process pool whose
     worker died); ``submit(job, fn, *args)``: custom submission (Dask uses it to ask for memory;
     its workers show no bars); ``slots``: jobs run at once (one bar row each); a job that fails is
-    retried ``retries`` times. Complete files are kept (resume).
+    retried ``retries`` times. Complete files are kept (resume). With ``dtw``, the dtw files
+    whose readers are all complete are then pruned to their losses (``prune_dtw``; prune.py).
 
     Progress: one bar for the whole solve (positions), one for each running job's phase when
     it lasts, and a line for each job that took a while (or for every job when there are few).
@@ -241,8 +246,21 @@ def solve(out, variant, targets=None, max_pieces=None, reporter=None, on_job=Non
                threads, retries, submit, slots, on_job)
     run.skip_complete()
     run.drive()
+    if dtw and prune_dtw:
+        run.summary.pruned = prune_finished(out, variant, rep)
     run.summary.seconds = time.perf_counter() - t0
     return run.summary
+
+
+def prune_finished(out, variant, rep) -> dict:
+    """Prune the dtw files whose every reader in the whole game is complete (prune.py)."""
+    t0 = time.perf_counter()
+    jobs, deps = job_graph(variant, None, None, "all", dtw=True)
+    done = prune(out, variant, jobs, deps, rep)
+    if done["files"]:
+        rep.phase(f"pruned {done['files']} dtw files to their losses: {done['before']:,} -> "
+                  f"{done['after']:,} bytes in {time.perf_counter() - t0:.1f} s")
+    return done
 
 
 class _Run:

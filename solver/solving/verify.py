@@ -16,7 +16,7 @@ from ..core.codes import DV0, LOSS, UNUSED, WIN
 from ..core.counting import byte_counts
 from ..format.fileformat import TableFile, check_file, longest_of, plane_stats
 from ..database.folders import (DRAWS_SUFFIX, DTW_SUFFIX, beside, file_in, find_tables, misplaced, read_draws,
-                                read_dtw, read_planes, sibling_ruleset, stored_values, subspace_of)
+                                read_planes, sibling_ruleset, stored_values, subspace_of)
 from ..core.errors import CorruptDatabaseError
 from ..hashing.index import Hasher
 from ..core.progress import Reporter
@@ -139,7 +139,7 @@ def _verify_header_stats(fr: FileReport, header):
         fr.header_stats = _stated(header, counted)
     elif kind == "dtw":
         vals = stored_values(beside(fr.path, "values")).copy()
-        dist = read_dtw(fr.path, vals)
+        dist = verifier_dtw(os.path.dirname(fr.path), sub, variant_from_fields(header))
         vals[~used] = UNUSED
         counted = {"positions": int(used.sum())}
         for name, code in (("win", WIN), ("loss", LOSS)):
@@ -243,7 +243,7 @@ def _verify_movement(fr: FileReport, header, directory, rep, sample=None, dtw=Fa
     if not _inputs_ok(fr, need):
         return
     try:
-        planes = _movement_planes(directory, sub, sib, child, dtw)
+        planes = _movement_planes(directory, sub, sib, child, dtw, variant_from_fields(header))
     except CorruptDatabaseError as exc:
         fr.checksum = str(exc)
         return
@@ -285,7 +285,7 @@ def _verify_hand(fr: FileReport, header, directory, rep, sample=None, dtw=False)
         if s is None:
             return np.zeros(0, np.uint8), np.zeros(0, np.uint16)
         v, d = read_planes(file_in(directory, s))
-        d = read_dtw(file_in(directory, s, "dtw")) if dtw else d
+        d = verifier_dtw(directory, s, variant) if dtw else d
         return np.ascontiguousarray(v, np.uint8), np.ascontiguousarray(d, np.uint16)
 
     try:
@@ -395,14 +395,14 @@ def one_width(*planes):
     return [np.ascontiguousarray(p, dtype) for p in planes]
 
 
-def _movement_planes(directory, sub, sib, child, dtw: bool):
+def _movement_planes(directory, sub, sib, child, dtw: bool, variant=None):
     """(values, distance, sibling values, sibling distance, child values, child distance) of a
     movement subspace: dtc from the values files, or dtw from the dtw files; the child's
     distance is empty for dtc (a removal is a conversion) and where no child is read."""
     def dist(s):
         if not dtw:
             return read_planes(file_in(directory, s))[1]
-        return read_dtw(file_in(directory, s, "dtw"))
+        return verifier_dtw(directory, s, variant)
 
     empty = np.zeros(0, np.uint8)
     vals = read_planes(file_in(directory, sub), with_dtc=False)[0]
@@ -476,11 +476,12 @@ def _verify_placement(fr: FileReport, header, directory, rep, sample=None, mode=
     sizes = {sub.o}
     empty = np.zeros(0, np.uint8)
     # mode 1 / 2: each subspace's dtw / draw-value file, and the plane read from it
-    side_kind, side_read = {1: ("dtw", read_dtw), 2: ("draw", lambda p: read_draws(p, distances=False)[0])}.get(
-        mode, (None, None))
+    side_kind = {1: "dtw", 2: "draw"}.get(mode)
 
     def side_of(s):
-        return side_read(file_in(directory, s, side_kind))
+        if mode == 1:
+            return verifier_dtw(directory, s, variant)
+        return read_draws(file_in(directory, s, side_kind), distances=False)[0]
 
     try:
         for k in range(3):
@@ -513,3 +514,86 @@ def _verify_placement(fr: FileReport, header, directory, rep, sample=None, mode=
                         *arrays, bad, first, mode)
 
     _run_check(fr, header, sub, h, len(vals), sample, rep, check)
+
+
+# ---------------------------------------------------------------------------- pruned dtw files
+def verifier_dtw(directory, sub: Subspace, variant) -> np.ndarray:
+    """The whole dtw plane of ``sub``'s dtw file: a pruned file's wins (docs/format.md) derived by
+    the verifier's own turns (kernels/verify, ``derive``) from the losses its children's files
+    keep, not by the solver's (solving/prune.py): a check of a pruned file then tests the
+    derivation as well."""
+    dist, pruned = _stored_dtw(directory, sub)
+    if not pruned:
+        return dist
+    try:
+        if sub.placement:
+            return _derive_placement(directory, sub, variant, dist)
+        return _derive_movement(directory, sub, variant, dist)
+    except FileNotFoundError as exc:
+        raise CorruptDatabaseError(f"{sub}: the wins of its pruned dtw file need "
+                                   f"{exc.filename}, which is missing") from None
+
+
+def _stored_dtw(directory, sub: Subspace):
+    """(the dtw a dtw file keeps, a pruned file's wins 0; whether it is pruned)."""
+    vals = read_planes(file_in(directory, sub), with_dtc=False)[0]
+    with TableFile(file_in(directory, sub, "dtw")) as tf:
+        return np.ascontiguousarray(tf.distance_all("dtw", vals, stored_only=True),
+                                    np.uint16), tf.pruned()
+
+
+def _derive_movement(directory, sub: Subspace, variant, dist):
+    from ..kernels.verify import check_movement  # (lazy: imports numba)
+
+    vals = read_planes(file_in(directory, sub), with_dtc=False)[0]
+    sib, child = sub.sibling, removal_child(sub)
+    sib_vals, sib_dist = (vals, dist) if sib == sub else (
+        read_planes(file_in(directory, sib), with_dtc=False)[0], _stored_dtw(directory, sib)[0])
+    empty = np.zeros(0, np.uint16)
+    child_vals = read_planes(file_in(directory, child), with_dtc=False)[0] if child else empty
+    child_dist = _stored_dtw(directory, child)[0] if child else empty
+    h = Hasher(variant.board)
+    T, Ob = h.tables, h.orbits({sub.m, sub.o})
+    blocked = full_board_draws(variant, sub)
+    _derive(sub, dist, lambda part, bad, first: check_movement(
+        T, Ob, bool(variant.rules.flying), sub.m, sub.o, vals, dist, sib_vals, sib_dist,
+        child_vals, child_dist, part, bad, first, -1, blocked, True))
+    return dist
+
+
+def _derive_placement(directory, sub: Subspace, variant, dist):
+    from ..kernels.verify import check_placement  # (lazy: imports numba)
+
+    dm = variant.rules.double_mill_removes
+    kids = placement_children(sub, dm)
+    cinfo = np.full((3, 4), -1, dtype=np.int64)
+    arrays, sizes = [], {sub.o}
+    for k in range(3):
+        if k in kids and reads_file(*kids[k], variant.rules.count_hand):
+            c = kids[k][0]
+            cinfo[k] = (c.m, c.o, c.hm, c.ho)
+            sizes.add(c.o)
+            arrays += [read_planes(file_in(directory, c), with_dtc=False)[0],
+                       _stored_dtw(directory, c)[0]]
+        else:
+            arrays += [np.zeros(0, np.uint8), np.zeros(0, np.uint16)]
+    vals = read_planes(file_in(directory, sub), with_dtc=False)[0]
+    h = Hasher(variant.board)
+    T, Ob = h.tables, h.orbits(sizes)
+    _derive(sub, dist, lambda part, bad, first: check_placement(
+        T, Ob, bool(variant.rules.flying), variant.rules.count_hand, dm, sub.m, sub.o, sub.hm,
+        sub.ho, part, vals, dist, cinfo, *arrays, bad, first, 1, True))
+    return dist
+
+
+def _derive(sub: Subspace, dist, kernel) -> None:
+    """Run a ``derive`` kernel over every slot, a part at a time; a win the files do not make
+    one is a damaged database."""
+    bad = np.zeros(64, dtype=np.int64)
+    first = np.full(64, -1, dtype=np.int64)
+    for part in slot_parts(len(dist), None):
+        kernel(part, bad, first)
+        if bad.any():
+            slot = int(first[first >= 0].min())
+            raise CorruptDatabaseError(f"{sub}: slot {slot} is a win in the values file, but no "
+                                       "move of it leads into a lost position of the files")

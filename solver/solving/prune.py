@@ -1,0 +1,199 @@
+"""dtw files that keep their losses only (docs/format.md, "Pruned dtw files").
+
+A win's dtw is 1 + the least dtw of a move into a lost position, and the files of the position's
+children hold those: a dtw file need not keep its wins' entries. In the standard game the
+losses are 31% of the decided positions, so a pruned file keeps about a third of the entries.
+
+- :func:`prune` rewrites, once a solve is over, every dtw file of a ruleset whose readers are
+  complete (every job that reads it has its dtw files): the solve itself reads its children's
+  wins (a loss's dtw is 1 + the largest dtw of its moves), so files are pruned after, not as
+  they are written.
+- :func:`read_full_dtw` reads a dtw file back whole, deriving a pruned file's wins from its
+  children's files, one ply: a movement subspace by ``kernels.dtw.won_dtw`` over the files of
+  (o, m) and (o - 1, m), a placement subspace by the placement sweep over its children
+  (placement.evaluate, which reads only the lost children's dtw for a win).
+
+Not pruned: Lasker Morris's hand pairs (a forward pass over place-or-move turns is not written),
+and placement subspaces whose positions follow a placement of the same side (the opponent's
+hand empty, the mover's not), whose parents read their wins (none in the standard game).
+"""
+
+from __future__ import annotations
+
+import os
+
+import numpy as np
+
+from ..core.codes import DRAW, WIN
+from ..core.progress import Reporter
+from ..core.variants import variant_from_fields
+from ..database.folders import beside, file_path, stored_values, subspace_of
+from ..format.fileformat import LAYOUT_KEYS, TableFile, prune_to_losses, write_distance_table
+from ..hashing.index import Hasher
+from ..hashing.subspaces import Subspace, placement_inputs, removal_child
+from .placement import evaluate, load_children
+
+
+def prunable(variant, sub: Subspace, game) -> bool:
+    """Whether the dtw file of ``sub`` may keep its losses only (module docstring); ``game``:
+    the subspaces of the game (with dtw files), for the placements after which the same side
+    places again (the opponent's hand is empty): their parents read their wins."""
+    if not sub.placement:
+        return True
+    if variant.rules.place_or_move:
+        return False
+    if sub.ho == 0 and sub.hm > 0:
+        parents = (Subspace(sub.m - 1, sub.o + k, sub.hm + 1, 0)
+                   for k in range(variant.rules.double_mill_removes + 1))
+        return not any(p in game for p in parents)
+    return True
+
+
+def read_full_dtw(path, values=None, halved: bool = False):
+    """The whole dtw plane of a dtw file, as ``folders.read_dtw`` reads it (``halved``: (plane,
+    is_halved)), a pruned file's wins derived from its children's files beside it."""
+    if values is None:
+        values = stored_values(beside(path, "values"))
+    with TableFile(path) as tf:
+        if not tf.pruned():  # (read as folders.read_dtw reads it: no temporaries)
+            return tf.selected_plane("dtw", values) if halved else tf.distance_all("dtw", values)
+        header = tf.header
+        plane, is_halved = tf.selected_plane("dtw", values, stored_only=True)
+    variant = variant_from_fields(header)
+    sub = Subspace.parse(subspace_of(path))
+    out = os.path.dirname(os.path.dirname(os.path.abspath(path)))
+    if sub.placement:
+        full = _placement_wins(out, variant, sub, values, _unhalve(plane, is_halved, values))
+        return (full, False) if halved else full
+    plane = _movement_wins(out, variant, sub, values, plane)
+    return (plane, True) if halved else _unhalve(plane, True, values)
+
+
+def write_full(path, dest) -> None:
+    """Write the dtw file at ``path`` to ``dest`` whole (every decided slot, format version 1),
+    a pruned file's wins derived: for a copy read without its children's files (the book)."""
+    values = stored_values(beside(path, "values"))
+    with TableFile(path) as tf:
+        header = {k: v for k, v in tf.header.items() if k not in LAYOUT_KEYS}
+        anchors = np.array(tf.anchors, dtype=np.uint32)
+    variant = variant_from_fields(header)
+    used = Hasher(variant.board).used_mask(Subspace.parse(header["subspace"]))
+    write_distance_table(dest, header, "dtw", read_full_dtw(path, values), anchors, values, used)
+
+
+def _unhalve(plane, is_halved: bool, values):
+    """The dtw itself from a plane of halved entries (a win's dtw odd)."""
+    if not is_halved:
+        return plane
+    full = plane.astype(np.uint16)
+    full <<= 1
+    full += values == WIN
+    full[values == DRAW] = 0
+    return full
+
+
+def _stored(out, variant, sub: Subspace):
+    """(values, the dtw entries as stored (wins 0 where pruned)) of a movement subspace."""
+    vals = stored_values(file_path(out, variant, sub))
+    with TableFile(file_path(out, variant, sub, "dtw")) as tf:
+        plane, halved = tf.selected_plane("dtw", vals, stored_only=True)
+    if not halved:
+        raise ValueError(f"{tf.path}: a movement dtw file is halved")
+    return vals, plane
+
+
+def _movement_wins(out, variant, sub: Subspace, vals, plane):
+    """``plane`` (halved entries of movement subspace ``sub``, its losses filled) with its wins
+    derived (kernels.dtw.won_dtw)."""
+    from ..kernels.dtw import won_dtw  # (lazy: imports numba)
+
+    hasher = Hasher(variant.board)
+    sib = sub.sibling
+    sib_vals, sib_plane = (vals, plane) if sib == sub else _stored(out, variant, sib)
+    child = removal_child(sub)
+    if child is None:
+        cv, cp = np.zeros(0, np.uint8), np.zeros(0, plane.dtype)
+    else:
+        cv, cp = _stored(out, variant, child)
+    plane = np.array(plane, dtype=np.result_type(plane, sib_plane, cp), copy=False)
+    bad = won_dtw(hasher.tables, hasher.orbits({sub.m, sub.o}), variant.rules.flying, sub.m,
+                  sub.o, vals, plane, sib_vals, sib_plane, cv, cp)
+    if bad:
+        raise RuntimeError(f"{sub}: {bad} wins without a move into a lost position in the files")
+    return plane
+
+
+def _placement_wins(out, variant, sub: Subspace, vals, full):
+    """``full`` (the dtw of placement subspace ``sub``, its losses filled) with its wins derived
+    by the placement sweep over its children's stored entries (a win reads only its lost
+    children's dtw)."""
+    planes = load_children(out, variant, sub)
+    dm, hand = variant.rules.double_mill_removes, variant.rules.count_hand
+    kids = {}
+    for c in placement_inputs(sub, dm, hand):
+        cvals = planes[c] & 3 if c.placement else planes[c]
+        with TableFile(file_path(out, variant, c, "dtw")) as tf:
+            kids[c] = _unhalve(*tf.selected_plane("dtw", cvals, stored_only=True), cvals)
+    swept, _, derived = evaluate(variant, sub, planes, Hasher(variant.board), dtw=kids)
+    del planes, kids
+    won = (swept == WIN) & (vals == WIN)
+    full = np.array(full, dtype=np.uint16)
+    full[won] = derived[won]
+    return full
+
+
+def readers_complete(out, variant, jobs, deps) -> dict:
+    """{subspace: whether every job that reads its dtw file has its own dtw files}, for the
+    subspaces whose dtw files exist; ``jobs``, ``deps``: the whole game's job graph with dtw
+    (schedule.job_graph)."""
+    dtw_jobs = [j for j in jobs if _writes_dtw(j)]
+    complete = {j: all(_has_dtw(out, variant, s) for s in _dtw_subspaces(j)) for j in dtw_jobs}
+    ok = {}
+    for j in dtw_jobs:
+        for d in deps[j]:
+            if _writes_dtw(d):
+                for s in _dtw_subspaces(d):
+                    ok[s] = ok.get(s, True) and complete[j]
+    for j in dtw_jobs:
+        for s in _dtw_subspaces(j):
+            ok.setdefault(s, True)
+    return {s: v for s, v in ok.items() if _has_dtw(out, variant, s)}
+
+
+def _writes_dtw(job) -> bool:
+    return getattr(job, "kind", "") == "dtw" or bool(getattr(job, "dtw", False))
+
+
+def _dtw_subspaces(job) -> list:
+    return list(job.subspaces) if hasattr(job, "subspaces") else [job.sub]
+
+
+def _has_dtw(out, variant, sub) -> bool:
+    return os.path.exists(file_path(out, variant, sub, "dtw"))
+
+
+def prune(out, variant, jobs, deps, reporter: Reporter | None = None) -> dict:
+    """Prune (keep the losses only) every dtw file of ``variant``'s ruleset under ``out`` that
+    may be (:func:`prunable`) and whose readers are complete (:func:`readers_complete`, over the
+    whole game's job graph ``jobs``, ``deps``); returns {"files": pruned, "before": bytes,
+    "after": bytes}."""
+    rep = reporter or Reporter(quiet=True)
+    todo = []
+    game = {s for j in jobs if _writes_dtw(j) for s in _dtw_subspaces(j)}
+    for sub, ready in readers_complete(out, variant, jobs, deps).items():
+        if not (ready and prunable(variant, sub, game)):
+            continue
+        path = file_path(out, variant, sub, "dtw")
+        with TableFile(path) as tf:
+            if not tf.pruned():
+                todo.append((sub, path))
+    before = after = 0
+    if todo:
+        rep.phase(f"prune dtw: {len(todo)} files keep their losses only")
+    with rep.bar(total=len(todo), desc="prune dtw", unit="file") as bar:
+        for sub, path in todo:
+            before += os.path.getsize(path)
+            prune_to_losses(path, stored_values(file_path(out, variant, sub)))
+            after += os.path.getsize(path)
+            bar.update(1)
+    return {"files": len(todo), "before": before, "after": after}

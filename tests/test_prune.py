@@ -1,0 +1,222 @@
+"""Pruned dtw files (docs/format.md): a dtw file that keeps its losses only gives every position
+the dtw of the full file, read whole (solving.prune.read_full_dtw, on the solver's turns), by
+the verifier (on its own turns), and one position at a time (one ply of search); files are
+pruned only once every job that reads them is complete, and a damaged loss is found."""
+
+import os
+import shutil
+import struct
+
+import numpy as np
+import pytest
+
+from filetree import rewrite_side, side_planes
+from morris.core.codes import LOSS, WIN
+from morris.core.errors import CorruptDatabaseError
+from morris.core.position import Position
+from morris.core.progress import Reporter
+from morris.core.variants import get_variant
+from morris.database.folders import file_path, stored_values
+from morris.format.fileformat import DerivedEntryError, TableFile, prune_to_losses
+from morris.hashing.index import Hasher
+from morris.hashing.subspaces import Subspace
+from morris.lookups.tablebase import open_tablebase
+from morris.solving.prune import prunable, read_full_dtw
+from morris.solving.schedule import prune_finished, solve
+from morris.solving.verify import verifier_dtw, verify
+
+QUIET = Reporter(quiet=True)
+SIX = get_variant("six")
+
+
+@pytest.fixture(scope="session")
+def six_dbs(tmp_path_factory):
+    """(full, pruned, what the prune did): Six Men's Morris whole with dtw, solved without
+    pruning, and a copy pruned as a solve prunes at its end."""
+    full = tmp_path_factory.mktemp("six-full")
+    solve(full, SIX, phase="all", reporter=QUIET, dtw=True, prune_dtw=False)
+    pruned = tmp_path_factory.mktemp("six-pruned") / "db"
+    shutil.copytree(full, pruned)
+    return full, pruned, prune_finished(pruned, SIX, QUIET)
+
+
+def _dtw_subspaces(db):
+    d = db / SIX.ruleset_id
+    return [Subspace.parse(n[:-4]) for n in sorted(os.listdir(d)) if n.endswith(".mtw")]
+
+
+def test_a_pruned_file_gives_every_position_the_full_files_dtw(six_dbs):
+    """Every dtw file of the whole game is pruned but those that may not be, the files shrink,
+    and every used slot reads back the full file's dtw, movement and placement alike."""
+    full, pruned, done = six_dbs
+    subs = _dtw_subspaces(full)
+    assert done["files"] == sum(prunable(SIX, s, set(subs)) for s in subs) > 100
+    assert done["after"] < 0.75 * done["before"]
+    h = Hasher(SIX.board)
+    for s in subs:
+        vals = stored_values(file_path(full, SIX, s))
+        with TableFile(file_path(full, SIX, s, "dtw")) as tf:
+            want = tf.distance_all("dtw", vals)
+        path = file_path(pruned, SIX, s, "dtw")
+        with TableFile(path) as tf:
+            assert tf.pruned() == prunable(SIX, s, set(subs))
+            assert tf.version == (2 if tf.pruned() else 1)
+        used = h.used_mask(s)
+        got = read_full_dtw(path, vals)
+        assert np.array_equal(got[used], want[used]), s
+        plane, halved = read_full_dtw(path, vals, halved=True)
+        assert halved or s.placement  # (a movement plane stays halved: half the memory)
+        back = plane.astype(np.int64) * 2 + (vals == WIN) if halved else plane.astype(np.int64)
+        decided = used & (vals != 0)
+        assert np.array_equal(back[decided], want[decided].astype(np.int64)), s
+
+
+def test_the_verifier_derives_the_wins_by_its_own_turns(six_dbs):
+    """verify's own derivation (kernels/verify, derive) gives the full files' planes, and the
+    forward check of the pruned database finds nothing wrong."""
+    full, pruned, _ = six_dbs
+    d = pruned / SIX.ruleset_id
+    h = Hasher(SIX.board)
+    for s in _dtw_subspaces(full)[::3]:
+        vals = stored_values(file_path(full, SIX, s))
+        with TableFile(file_path(full, SIX, s, "dtw")) as tf:
+            want = tf.distance_all("dtw", vals)
+        used = h.used_mask(s)
+        assert np.array_equal(verifier_dtw(str(d), s, SIX)[used], want[used]), s
+    report = verify(str(pruned), reporter=QUIET)
+    dtw_files = [f for f in report.files if f.path.endswith(".mtw")]
+    assert report.ok and dtw_files and all(f.mismatches == 0 and not f.skipped for f in dtw_files)
+
+
+def test_probing_a_pruned_win_searches_one_ply(six_dbs):
+    """probe_dtw and every move's dtw in analyze are those of the full files, for wins (one ply
+    of search) and losses (read), in both phases."""
+    full, pruned, _ = six_dbs
+    rng = np.random.default_rng(5)
+    h = Hasher(SIX.board)
+    subs = _dtw_subspaces(full)
+    seen = {WIN: 0, LOSS: 0}
+    with open_tablebase(full, shipped=False, search="never") as a, \
+            open_tablebase(pruned, shipped=False, search="never") as b:
+        while min(seen.values()) < 40:
+            s = subs[rng.integers(len(subs))]
+            mover, opp, used = h.unindex_py(s, int(rng.integers(h.slots(s))), h.anchor_reps(s.o))
+            if not used:
+                continue
+            pos = Position.from_masks(SIX, mover, opp, 0, s.hm, s.ho)
+            value = a.probe(pos).value
+            if value == "draw":
+                continue
+            seen[WIN if value == "win" else LOSS] += 1
+            assert a.probe_dtw(pos) == b.probe_dtw(pos), pos.to_compact()
+            assert [m.dtw for m in a.analyze(pos).moves] == [m.dtw for m in b.analyze(pos).moves]
+
+
+def test_a_win_is_never_read_as_zero(six_dbs):
+    """A pruned file refuses to give a win's entry (no silent 0): by slot and whole; the stored
+    entries alone only where asked for."""
+    _, pruned, _ = six_dbs
+    s = Subspace(4, 4)
+    vals = stored_values(file_path(pruned, SIX, s))
+    win = int(np.flatnonzero(vals == WIN)[0])
+    loss = int(np.flatnonzero(vals == LOSS)[0])
+    with TableFile(file_path(pruned, SIX, s)) as tv, TableFile(file_path(pruned, SIX, s, "dtw")) as tw:
+        with pytest.raises(DerivedEntryError, match="is a win"):
+            tw.distance("dtw", win, tv)
+        assert tw.distance("dtw", loss, tv) % 2 == 0
+        with pytest.raises(DerivedEntryError, match="losses only"):
+            tw.distance_all("dtw", vals)
+        stored = tw.distance_all("dtw", vals, stored_only=True)
+        assert not stored[vals == WIN].any()
+
+
+def test_files_are_pruned_only_when_their_readers_are_complete(tmp_path):
+    """A movement solve up to 4 a side prunes nothing (the placement subspaces and the larger
+    pairs still read those files); a second prune after the whole game prunes them, and the
+    files stay complete for a resumed solve (nothing solved again)."""
+    out = tmp_path / "db"
+    summary = solve(out, SIX, max_pieces=4, reporter=QUIET, dtw=True)
+    assert summary.pruned["files"] == 0
+    for s in _dtw_subspaces(out):
+        with TableFile(file_path(out, SIX, s, "dtw")) as tf:
+            assert not tf.pruned()
+    summary = solve(out, SIX, phase="all", reporter=QUIET, dtw=True)
+    assert summary.pruned["files"] > 100
+    again = solve(out, SIX, phase="all", reporter=QUIET, dtw=True)
+    assert not again.solved and again.pruned["files"] == 0
+
+
+def test_a_parent_solved_again_reads_its_pruned_children(six_dbs, tmp_path):
+    """A dtw file removed from a pruned database is solved again from its pruned children (their
+    wins derived) and pruned again: the same bytes."""
+    _, pruned, _ = six_dbs
+    db = tmp_path / "db"
+    shutil.copytree(pruned, db)
+    gone = [Subspace(5, 4), Subspace(4, 5), Subspace(3, 3, 2, 1)]
+    before = {s: open(file_path(db, SIX, s, "dtw"), "rb").read() for s in gone}
+    for s in gone:
+        os.remove(file_path(db, SIX, s, "dtw"))
+    summary = solve(db, SIX, phase="all", reporter=QUIET, dtw=True)
+    assert len(summary.solved) == 2 and summary.pruned["files"] == 3
+    for s in gone:
+        assert open(file_path(db, SIX, s, "dtw"), "rb").read() == before[s], s
+
+
+def test_a_damaged_loss_in_a_pruned_file_is_found(six_dbs, tmp_path):
+    """A loss's dtw changed before pruning (a valid file with a wrong entry): the forward check
+    names the file."""
+    full, _, _ = six_dbs
+    db = tmp_path / "db"
+    shutil.copytree(full, db)
+    s = Subspace(4, 3)
+    path = file_path(db, SIX, s, "dtw")
+    header, planes, anchors, stored = side_planes(path, ("dtw",))
+    i = int(np.flatnonzero((stored == LOSS) & (planes["dtw"] > 0))[0])
+    planes["dtw"][i] += 2
+    rewrite_side(path, header, planes, anchors, stored)
+    prune_finished(db, SIX, QUIET)
+    report = verify(str(db / SIX.ruleset_id), reporter=QUIET)
+    bad = {os.path.basename(f.path) for f in report.files if f.mismatches}
+    assert "4-3.mtw" in bad and not report.ok
+    r = _same_dtw(full, db)
+    assert r.returncode == 1 and "the dtw differs on" in r.stderr
+
+
+def _same_dtw(a, b):
+    import subprocess
+    import sys
+
+    script = os.path.join(os.path.dirname(__file__), "..", "scripts", "same_dtw.py")
+    return subprocess.run([sys.executable, script, str(a), str(b)], capture_output=True, text=True)
+
+
+def test_same_dtw_says_the_pruned_database_gives_the_same_dtw(six_dbs):
+    """scripts/same_dtw.py: every dtw file of the full database against the pruned one."""
+    full, pruned, done = six_dbs
+    r = _same_dtw(full, pruned)
+    assert r.returncode == 0, r.stderr
+    assert f"six-nofly: {len(_dtw_subspaces(full))} dtw files" in r.stdout and "the same dtw" in r.stdout
+
+
+def test_the_version_says_whether_a_file_is_pruned(six_dbs, tmp_path):
+    """Version 2 marks a pruned file: a pruned section in a version-1 file, a version-2 file
+    without one, and an unknown version are refused, each named."""
+    full, pruned, _ = six_dbs
+    for src, version, why in ((pruned, 1, "version 1 with a pruned section"),
+                              (full, 2, "version 2 with no pruned section"),
+                              (pruned, 3, "reads versions 1 and 2")):
+        path = tmp_path / f"v{version}" / "4-4.mtw"
+        path.parent.mkdir()
+        data = bytearray(open(file_path(src, SIX, Subspace(4, 4), "dtw"), "rb").read())
+        struct.pack_into("<I", data, 8, version)
+        path.write_bytes(bytes(data))
+        with pytest.raises(CorruptDatabaseError, match=why):
+            TableFile(path)
+
+
+def test_pruning_needs_a_full_file(six_dbs, tmp_path):
+    """prune_to_losses refuses a file already pruned (nothing to drop), naming it."""
+    _, pruned, _ = six_dbs
+    path = file_path(pruned, SIX, Subspace(4, 4), "dtw")
+    with pytest.raises(ValueError, match="keeps the lost slots"):
+        prune_to_losses(path, stored_values(file_path(pruned, SIX, Subspace(4, 4))))
