@@ -34,7 +34,8 @@ def compare_ruleset(a: str, b: str) -> tuple[int, int, int, int]:
         values = stored_values(beside(pa, "values"))
         with TableFile(pa) as tf:
             header = tf.header
-        used = Hasher(variant_from_fields(header).board).used_mask(Subspace.parse(header["subspace"]))
+        board = variant_from_fields(header).board
+        used = Hasher(board).used_mask(Subspace.parse(header["subspace"]))
         da, db = read_full_dtw(pa, values), read_full_dtw(pb, values)
         if not (da[used] == db[used]).all():
             sys.exit(f"{name}: the dtw differs on {int((da[used] != db[used]).sum())} positions")

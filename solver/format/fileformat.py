@@ -77,11 +77,11 @@ SELECT_LEVEL = 15
 class Selection(NamedTuple):
     """A section that stores only the slots the values file selects: ``decided`` (wins and
     losses), ``drawn`` or ``lost`` (a pruned dtw section: a win's dtw is 1 + the least dtw of
-    a move into a lost position, which the files of its children hold), in slot order, blocks of SELECT_BLOCK slots each holding the selected
-    slots of its range; ``halved``: stored as x // 2, the value giving the parity (a win's
-    distance is odd, a loss's even; a section is halved only where every position keeps that
-    rule: placement positions that end with the mover's own move break it). A reader needs the
-    values file to find a slot's entry."""
+    a move into a lost position, which the files of its children hold), in slot order, blocks
+    of SELECT_BLOCK slots each holding the selected slots of its range; ``halved``: stored as
+    x // 2, the value giving the parity (a win's distance is odd, a loss's even; a section is
+    halved only where every position keeps that rule: placement positions that end with the
+    mover's own move break it). A reader needs the values file to find a slot's entry."""
 
     select: str
     halved: bool = False
@@ -264,7 +264,8 @@ def _selected_section(name: str, plane: np.ndarray, sel: Selection, values, used
     return _kept_section(name, kept, counts, sel, level)
 
 
-def _kept_section(name: str, kept: np.ndarray, counts: np.ndarray, sel: Selection, level) -> _Section:
+def _kept_section(name: str, kept: np.ndarray, counts: np.ndarray, sel: Selection,
+                  level) -> _Section:
     """A selected section from its kept entries (slot order) and each block's count of them."""
     wide = kept.dtype.itemsize == 2
     nb = len(counts)
@@ -421,7 +422,8 @@ def _write_atomically(path, blob: bytes, anchor_blob: bytes, sections: list, lay
     tmp = f"{path}{TMP_MARK}{socket.gethostname()}-{os.getpid()}"
     lost = any(sec.selection is not None and sec.selection.select == "lost" for sec in sections)
     try:
-        _write_file(tmp, blob, anchor_blob, sections, layout, end, LOST_VERSION if lost else VERSION)
+        _write_file(tmp, blob, anchor_blob, sections, layout, end,
+                    LOST_VERSION if lost else VERSION)
         os.replace(tmp, path)
     except BaseException:  # out of disk, killed, ...: nothing half written stays
         try:
@@ -586,7 +588,8 @@ class TableFile:
                 if name == "curse" and name not in sections:
                     continue  # only files of rules with a no-removal limit have it
                 self._read_section(name, sections.get(name), size)
-            if (version == LOST_VERSION) != any(s.select == "lost" for s in self._selected.values()):
+            pruned = any(s.select == "lost" for s in self._selected.values())
+            if (version == LOST_VERSION) != pruned:
                 raise self._bad(f"format version {version} with "
                                 + ("no" if version == LOST_VERSION else "a") + " pruned section")
         except CorruptDatabaseError:
