@@ -242,7 +242,7 @@ def _selected_section(name: str, plane: np.ndarray, sel: Selection, values, used
     """The blocks of a selected section: per SELECT_BLOCK slots, the selected slots' entries
     (two kernel passes over the planes, no per-slot temporaries: the kept entries are the only
     new array)."""
-    from ..kernels.pack import select_fill, select_scan  # (lazy: imports numba)
+    from ..kernels.pack import select_scan  # (lazy: imports numba)
 
     if values is None or len(values) != len(plane):
         raise ValueError(f"the {name} section keeps only the {sel.select} slots: it needs the "
@@ -258,10 +258,19 @@ def _selected_section(name: str, plane: np.ndarray, sel: Selection, values, used
         sel = Selection(sel.select, False)
     shift = 1 if sel.halved else 0
     wide = (int(maxes.max(initial=0)) >> shift) > 255
-    kept = np.empty(int(counts.sum()), dtype=np.uint16 if wide else np.uint8)
-    starts = np.concatenate([[0], np.cumsum(counts)]).astype(np.int64)
-    select_fill(values, plane, keep, shift, SELECT_BLOCK, starts[:-1], kept)
+    kept = _fill_kept(values, plane, keep, shift, counts, np.uint16 if wide else np.uint8)
     return _kept_section(name, kept, counts, sel, level)
+
+
+def _fill_kept(values, plane, keep, shift: int, counts, dtype) -> np.ndarray:
+    """The entries (``plane >> shift``) of the slots a selection keeps (``keep``, a mask over
+    the value codes), in slot order; ``counts``: how many each block keeps."""
+    from ..kernels.pack import select_fill  # (lazy: imports numba)
+
+    starts = np.concatenate([[0], np.cumsum(counts)]).astype(np.int64)
+    kept = np.empty(int(starts[-1]), dtype=dtype)
+    select_fill(values, plane, keep, shift, SELECT_BLOCK, starts[:-1], kept)
+    return kept
 
 
 def _kept_section(name: str, kept: np.ndarray, counts: np.ndarray, sel: Selection,
@@ -282,7 +291,7 @@ def prune_to_losses(path, values: np.ndarray, level: int = SELECT_LEVEL) -> dict
     ``values``: the value codes of the values file beside it (``values_all``). Every other
     header field stays; a win's dtw is then derived from the children's files
     (:class:`DerivedEntryError`)."""
-    from ..kernels.pack import select_count, select_fill  # (lazy: imports numba)
+    from ..kernels.pack import select_count  # (lazy: imports numba)
 
     with TableFile(path) as tf:
         sel = tf.selection("dtw")
@@ -296,9 +305,7 @@ def prune_to_losses(path, values: np.ndarray, level: int = SELECT_LEVEL) -> dict
     keep = KEEP["lost"]
     counts = np.zeros(-(-len(plane) // SELECT_BLOCK), dtype=np.int64)
     select_count(values, keep, SELECT_BLOCK, counts)
-    starts = np.concatenate([[0], np.cumsum(counts)]).astype(np.int64)
-    kept = np.empty(int(starts[-1]), dtype=plane.dtype)
-    select_fill(values, plane, keep, 0, SELECT_BLOCK, starts[:-1], kept)
+    kept = _fill_kept(values, plane, keep, 0, counts, plane.dtype)
     del plane
     if kept.dtype.itemsize == 2 and int(kept.max(initial=0)) <= 255:
         kept = kept.astype(np.uint8)

@@ -58,15 +58,17 @@ def read_full_dtw(path, values=None, halved: bool = False):
         if not tf.pruned():  # (read as folders.read_dtw reads it: no temporaries)
             return tf.selected_plane("dtw", values) if halved else tf.distance_all("dtw", values)
         header = tf.header
-        plane, is_halved = tf.selected_plane("dtw", values, stored_only=True)
+        sub = Subspace.parse(subspace_of(path))
+        # the stored entries, wins 0: a placement plane whole, a movement plane halved
+        plane = (tf.distance_all("dtw", values, stored_only=True) if sub.placement
+                 else tf.selected_plane("dtw", values, stored_only=True)[0])
     variant = variant_from_fields(header)
-    sub = Subspace.parse(subspace_of(path))
     out = os.path.dirname(os.path.dirname(os.path.abspath(path)))
     if sub.placement:
-        full = _placement_wins(out, variant, sub, values, _unhalve(plane, is_halved, values))
+        full = _placement_wins(out, variant, sub, values, plane)
         return (full, False) if halved else full
     plane = _movement_wins(out, variant, sub, values, plane)
-    return (plane, True) if halved else _unhalve(plane, True, values)
+    return (plane, True) if halved else _unhalve(plane, values)
 
 
 def write_full(path, dest) -> None:
@@ -81,10 +83,8 @@ def write_full(path, dest) -> None:
     write_distance_table(dest, header, "dtw", read_full_dtw(path, values), anchors, values, used)
 
 
-def _unhalve(plane, is_halved: bool, values):
+def _unhalve(plane, values):
     """The dtw itself from a plane of halved entries (a win's dtw odd)."""
-    if not is_halved:
-        return plane
     full = plane.astype(np.uint16)
     full <<= 1
     full += values == WIN
@@ -93,13 +93,11 @@ def _unhalve(plane, is_halved: bool, values):
 
 
 def _stored(out, variant, sub: Subspace):
-    """(values, the dtw entries as stored (wins 0 where pruned)) of a movement subspace."""
+    """(values, the halved dtw entries as stored (wins 0 where pruned)) of a movement subspace
+    (TableFile refuses a movement dtw section that is not halved)."""
     vals = stored_values(file_path(out, variant, sub))
     with TableFile(file_path(out, variant, sub, "dtw")) as tf:
-        plane, halved = tf.selected_plane("dtw", vals, stored_only=True)
-    if not halved:
-        raise ValueError(f"{tf.path}: a movement dtw file is halved")
-    return vals, plane
+        return vals, tf.selected_plane("dtw", vals, stored_only=True)[0]
 
 
 def _movement_wins(out, variant, sub: Subspace, vals, plane):
@@ -115,7 +113,8 @@ def _movement_wins(out, variant, sub: Subspace, vals, plane):
         cv, cp = np.zeros(0, np.uint8), np.zeros(0, plane.dtype)
     else:
         cv, cp = _stored(out, variant, child)
-    plane = np.array(plane, dtype=np.result_type(plane, sib_plane, cp), copy=False)
+    # wide enough for a win's entry, the least of its lost children's
+    plane = np.asarray(plane, dtype=np.result_type(plane, sib_plane, cp))
     bad = won_dtw(hasher.tables, hasher.orbits({sub.m, sub.o}), variant.rules.flying, sub.m,
                   sub.o, vals, plane, sib_vals, sib_plane, cv, cp)
     if bad:
@@ -133,7 +132,7 @@ def _placement_wins(out, variant, sub: Subspace, vals, full):
     for c in placement_inputs(sub, dm, hand):
         cvals = planes[c] & 3 if c.placement else planes[c]
         with TableFile(file_path(out, variant, c, "dtw")) as tf:
-            kids[c] = _unhalve(*tf.selected_plane("dtw", cvals, stored_only=True), cvals)
+            kids[c] = tf.distance_all("dtw", cvals, stored_only=True)
     swept, _, derived = evaluate(variant, sub, planes, Hasher(variant.board), dtw=kids)
     del planes, kids
     won = (swept == WIN) & (vals == WIN)

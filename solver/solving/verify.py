@@ -395,7 +395,7 @@ def one_width(*planes):
     return [np.ascontiguousarray(p, dtype) for p in planes]
 
 
-def _movement_planes(directory, sub, sib, child, dtw: bool, variant=None):
+def _movement_planes(directory, sub, sib, child, dtw: bool, variant):
     """(values, distance, sibling values, sibling distance, child values, child distance) of a
     movement subspace: dtc from the values files, or dtw from the dtw files; the child's
     distance is empty for dtc (a removal is a conversion) and where no child is read."""
@@ -522,36 +522,33 @@ def verifier_dtw(directory, sub: Subspace, variant) -> np.ndarray:
     the verifier's own turns (kernels/verify, ``derive``) from the losses its children's files
     keep, not by the solver's (solving/prune.py): a check of a pruned file then tests the
     derivation as well."""
-    dist, pruned = _stored_dtw(directory, sub)
+    vals, dist, pruned = _stored_dtw(directory, sub)
     if not pruned:
         return dist
     try:
         if sub.placement:
-            return _derive_placement(directory, sub, variant, dist)
-        return _derive_movement(directory, sub, variant, dist)
+            return _derive_placement(directory, sub, variant, vals, dist)
+        return _derive_movement(directory, sub, variant, vals, dist)
     except FileNotFoundError as exc:
         raise CorruptDatabaseError(f"{sub}: the wins of its pruned dtw file need "
                                    f"{exc.filename}, which is missing") from None
 
 
 def _stored_dtw(directory, sub: Subspace):
-    """(the dtw a dtw file keeps, a pruned file's wins 0; whether it is pruned)."""
+    """(the values, the dtw a dtw file keeps, a pruned file's wins 0, whether it is pruned)."""
     vals = read_planes(file_in(directory, sub), with_dtc=False)[0]
     with TableFile(file_in(directory, sub, "dtw")) as tf:
-        return np.ascontiguousarray(tf.distance_all("dtw", vals, stored_only=True),
-                                    np.uint16), tf.pruned()
+        return vals, np.ascontiguousarray(tf.distance_all("dtw", vals, stored_only=True),
+                                          np.uint16), tf.pruned()
 
 
-def _derive_movement(directory, sub: Subspace, variant, dist):
+def _derive_movement(directory, sub: Subspace, variant, vals, dist):
     from ..kernels.verify import check_movement  # (lazy: imports numba)
 
-    vals = read_planes(file_in(directory, sub), with_dtc=False)[0]
     sib, child = sub.sibling, removal_child(sub)
-    sib_vals, sib_dist = (vals, dist) if sib == sub else (
-        read_planes(file_in(directory, sib), with_dtc=False)[0], _stored_dtw(directory, sib)[0])
-    empty = np.zeros(0, np.uint16)
-    child_vals = read_planes(file_in(directory, child), with_dtc=False)[0] if child else empty
-    child_dist = _stored_dtw(directory, child)[0] if child else empty
+    sib_vals, sib_dist = (vals, dist) if sib == sub else _stored_dtw(directory, sib)[:2]
+    child_vals, child_dist = (_stored_dtw(directory, child)[:2] if child else
+                              (np.zeros(0, np.uint8), np.zeros(0, np.uint16)))
     h = Hasher(variant.board)
     T, Ob = h.tables, h.orbits({sub.m, sub.o})
     blocked = full_board_draws(variant, sub)
@@ -561,7 +558,7 @@ def _derive_movement(directory, sub: Subspace, variant, dist):
     return dist
 
 
-def _derive_placement(directory, sub: Subspace, variant, dist):
+def _derive_placement(directory, sub: Subspace, variant, vals, dist):
     from ..kernels.verify import check_placement  # (lazy: imports numba)
 
     dm = variant.rules.double_mill_removes
@@ -573,11 +570,9 @@ def _derive_placement(directory, sub: Subspace, variant, dist):
             c = kids[k][0]
             cinfo[k] = (c.m, c.o, c.hm, c.ho)
             sizes.add(c.o)
-            arrays += [read_planes(file_in(directory, c), with_dtc=False)[0],
-                       _stored_dtw(directory, c)[0]]
+            arrays += _stored_dtw(directory, c)[:2]
         else:
             arrays += [np.zeros(0, np.uint8), np.zeros(0, np.uint16)]
-    vals = read_planes(file_in(directory, sub), with_dtc=False)[0]
     h = Hasher(variant.board)
     T, Ob = h.tables, h.orbits(sizes)
     _derive(sub, dist, lambda part, bad, first: check_placement(
