@@ -11,16 +11,21 @@ set -euo pipefail
 old=$1 new=$2 work=$3 top=${4:-4}
 solve_all() {
     local M=$1 O=$2
-    $M solve --out "$O" --variant six --no-flying --phase all --dtw --draws --quiet
-    $M solve --out "$O" --variant six --flying --phase all --dtw --draws --quiet
+    # dtw files whole where the install prunes them (since format version 2), so that an
+    # install before pruning and one after write the same bytes
+    local full=""
+    if $M solve --help | grep -q -- --full-dtw; then full="--full-dtw"; fi
+    $M solve --out "$O" --variant six --no-flying --phase all --dtw $full --draws --quiet
+    $M solve --out "$O" --variant six --flying --phase all --dtw $full --draws --quiet
     $M solve --out "$O" --variant six --no-flying --no-removal-limit 16 --phase all --quiet
-    $M solve --out "$O" --variant standard --max-pieces "$top" --dtw --draws --quiet
-    $M solve --out "$O" --variant standard-4 --phase all --dtw --draws --quiet
+    $M solve --out "$O" --variant standard --max-pieces "$top" --dtw $full --draws --quiet
+    $M solve --out "$O" --variant standard-4 --phase all --dtw $full --draws --quiet
     $M solve --out "$O" --variant standard-4 --phase all --no-removal-limit 20 --quiet
     $M solve --out "$O" --variant standard-3 --phase all --double-mill-removes 2 --quiet
     # Lasker Morris's hand pairs (kernels/hand.py): the place-or-move turn
-    $M solve --out "$O" --variant lasker --pieces 4 --phase all --dtw --draws --quiet
+    $M solve --out "$O" --variant lasker --pieces 4 --phase all --dtw $full --draws --quiet
 }
+# (an OLD folder already there, from the same install, is kept: its files are complete)
 solve_all "$old" "$work/old" >/dev/null
 solve_all "$new" "$work/new" >/dev/null
 n=0; bad=0
