@@ -355,3 +355,65 @@ def test_verify_catches_wrong_limited_values_with_a_valid_checksum(six16, tmp_pa
     # parents in the sibling subspace; nothing else
     assert set(bad) == ({"6-5.mtb"} if what == "cursed-win-as-win" else {"6-5.mtb", "5-6.mtb"}), set(bad)
     assert bad["6-5.mtb"].mismatches == 1 and bad["6-5.mtb"].first_mismatch.startswith(f"slot {slot}:")
+
+
+def _seed_table():
+    """scripts/seed_table.py as a module."""
+    import importlib.util
+
+    path = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "scripts",
+                        "seed_table.py")
+    spec = importlib.util.spec_from_file_location("seed_table", path)
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return mod
+
+
+def test_seed_table_counts_what_the_files_hold(six16, tmp_path):
+    """The README's table of the seed rule sets (scripts/seed_table.py): its counts per phase
+    are the files' value codes and curse codes counted again, its start is the tablebase's,
+    and its time and peak are the logs' sums and maximum."""
+    import json
+
+    from morris.database.folders import read_planes
+
+    mod = _seed_table()
+    want = mod.expected_files(six16, SIX16)
+    assert want and all(os.path.exists(f) for f in want)
+    # the twin's files (another rule set, in its own folder) are not counted
+    assert {os.path.basename(os.path.dirname(f)) for f in want} == {SIX16.ruleset_id}
+    from morris.apps.reports import stats_rows
+
+    counts = mod.phase_counts(stats_rows(want))
+    hasher = Hasher(SIX16.board)
+    for phase in ("movement", "placement"):
+        codes = np.zeros(4, dtype=np.int64)
+        curse = np.zeros(3, dtype=np.int64)
+        for f in want:
+            with TableFile(f) as tf:
+                if tf.header.get("phase", "movement") != phase:
+                    continue
+                used = hasher.used_mask(Subspace.parse(tf.header["subspace"]))
+                curse += np.bincount(tf.curse_all()[used], minlength=3)[:3]
+            codes += np.bincount(read_planes(f, with_dtc=False)[0][used], minlength=4)
+        got = counts[phase]
+        assert (got["wins"], got["draws"], got["losses"]) == (codes[WIN], codes[DRAW], codes[LOSS])
+        assert got["positions"] == codes[WIN] + codes[DRAW] + codes[LOSS]
+        assert (got["cursed_wins"], got["blessed_losses"]) == (curse[1], curse[2])
+    log = tmp_path / "run.err"
+    log.write_text("[3/10] 4-4: 1,000 positions in 7.5 s\n"
+                   "[4/10] 3-3 (no limit): 10 positions in 6.0 s\n"
+                   "\tElapsed (wall clock) time (h:mm:ss or m:ss): 1:02:03\n"
+                   "\tMaximum resident set size (kbytes): 123456\n")
+    times = mod.run_times([log, log])
+    assert times["wall"] == 2 * 3723 and times["runs"] == 2 and times["peak_kb"] == 123456
+    assert (times["jobs"], times["job_seconds"], times["twin_jobs"], times["twin_seconds"]) == (
+        2, 15.0, 2, 12.0)
+    out = tmp_path / "table.json"
+    assert mod.main(["--db", six16, "--variant", "six", "--no-removal-limit", "16",
+                     "--log", str(log), "--json", str(out)]) == 0
+    data = json.loads(out.read_text())
+    with open_tablebase(six16, shipped=False, search="never") as tb:
+        start = tb.analyze(Position.start(SIX16))
+    assert data["start"]["value"] == start.value
+    assert [m["value"] for m in data["start"]["moves"]] == [m.value for m in start.moves]

@@ -1,0 +1,168 @@
+"""The results of one rule set solved whole, as the README's table of the seed rule sets gives
+them: the start's value and every first move's, the count of wins, draws, losses, cursed wins
+and blessed losses per phase, the longest win and loss (dtc), and the run's time and peak.
+
+    python3 scripts/seed_table.py --db tb --rules cetinsgame --log tb/cetins.err [--log ...]
+        [--paused SECONDS] [--json FILE]
+
+``--db`` holds the rule set's files (``morris solve --out tb --rules NAME --phase all``); the
+rule set may be named by a preset (``--rules``) or by flags (``--variant``, ``--no-flying``,
+``--double-mill-removes``, ``--no-removal-limit``). Everything but the time is read from the
+files: the counts from their headers (as ``morris stats`` gives them), the start's value and
+its moves' from the placement files (``Tablebase.analyze``, no search: a missing file is an
+error). ``--log``: the standard error of each run of the solve under ``/usr/bin/time -v``,
+resumed or not (its wall clock and peak; its progress lines ``[i/N] NAME: P positions in T s``, printed
+for jobs of 5 s or more); ``--paused``: seconds to take off the runs' wall clock (a run
+stopped with SIGSTOP while something else was measured). A job of the unlimited twin (``(no
+limit)``) counts apart: the twin is another rule set, solved once for all that share it.
+"""
+
+import argparse
+import json
+import os
+import re
+import sys
+
+JOB = re.compile(r"^\[\d+/\d+\] (.+?): ([\d,]+) positions in ([\d.]+) s")
+PEAK = re.compile(r"Maximum resident set size \(kbytes\): (\d+)")
+WALL = re.compile(r"Elapsed \(wall clock\) time \(h:mm:ss or m:ss\): ([\d:.]+)")
+
+
+def seconds_of(clock: str) -> float:
+    """Seconds of ``/usr/bin/time``'s h:mm:ss or m:ss.cc."""
+    out = 0.0
+    for part in clock.split(":"):
+        out = out * 60 + float(part)
+    return out
+
+
+def variant_of(args):
+    from morris.core.variants import get_variant
+
+    return get_variant(args.variant, rules=args.rules, flying=args.flying,
+                       double_mill_removes=args.double_mill_removes,
+                       no_removal_limit=args.no_removal_limit)
+
+
+def expected_files(db, variant) -> list[str]:
+    """The values files of the rule set's whole game (both phases), twins left out."""
+    from morris.database.folders import file_path
+    from morris.solving.schedule import job_graph
+
+    jobs, _ = job_graph(variant, phase="all")
+    return sorted({file_path(db, variant, s) for j in jobs if not getattr(j, "unlimited", False)
+                   for s in j.subspaces})
+
+
+def phase_counts(rows) -> dict:
+    """{phase: {positions, wins, draws, losses, cursed_wins, blessed_losses, longest win and
+    loss (dtc) with a subspace that has it}} from ``stats_rows``."""
+    out = {}
+    for r in rows:
+        p = out.setdefault(r["phase"], dict(files=0, positions=0, wins=0, draws=0, losses=0,
+                                            cursed_wins=0, blessed_losses=0, max_win_dtc=(0, ""),
+                                            max_loss_dtc=(0, "")))
+        p["files"] += 1
+        for k in ("positions", "wins", "draws", "losses", "cursed_wins", "blessed_losses"):
+            p[k] += r.get(k, 0)
+        p["max_win_dtc"] = max(p["max_win_dtc"], (r["max_win_dtc"], r["subspace"]))
+        p["max_loss_dtc"] = max(p["max_loss_dtc"], (r["max_loss_dtc"], r["subspace"]))
+    return out
+
+
+def run_times(logs) -> dict:
+    """Over every log: the wall clock and peak of each run (``/usr/bin/time -v``'s lines; a run
+    stopped by a signal has them too), and the jobs it printed (those of 5 s or more), the
+    rule set's and the twin's apart."""
+    out = {"runs": 0, "wall": 0.0, "peak_kb": None, "jobs": 0, "job_seconds": 0.0,
+           "twin_jobs": 0, "twin_seconds": 0.0}
+    for path in logs:
+        with open(path, errors="replace") as f:
+            for line in f:
+                m = JOB.match(line.strip())
+                if m:
+                    twin = "(no limit)" in m.group(1)
+                    out["twin_jobs" if twin else "jobs"] += 1
+                    out["twin_seconds" if twin else "job_seconds"] += float(m.group(3))
+                elif WALL.search(line):
+                    out["runs"] += 1
+                    out["wall"] += seconds_of(WALL.search(line).group(1))
+                elif PEAK.search(line):
+                    out["peak_kb"] = max(out["peak_kb"] or 0, int(PEAK.search(line).group(1)))
+    return out
+
+
+def start_analysis(db, variant):
+    """The start's value and every first move's (from the files only)."""
+    from morris.core.position import Position
+    from morris.lookups.tablebase import open_tablebase
+
+    with open_tablebase(db, shipped=False, search="never") as tb:
+        return tb.analyze(Position.start(variant))
+
+
+def markdown(name, variant, have, want, counts, analysis, times, paused) -> str:
+    lines = [f"**{name}** (`{variant.ruleset_id}`: {len(have)} of {len(want)} values files)", ""]
+    if analysis is not None:
+        moves = {}
+        for mi in analysis.moves:
+            moves.setdefault(mi.value, []).append(str(mi.move))
+        told = "; ".join(f"{v} ({len(ms)}): {', '.join(sorted(ms))}"
+                         for v, ms in sorted(moves.items()))
+        lines += [f"- the start: **{analysis.value}**; the first moves: {told}", ""]
+    lines += ["| phase | positions | wins | draws | losses | cursed wins | blessed losses | "
+              "longest win (dtc) | longest loss (dtc) |",
+              "|---|---:|---:|---:|---:|---:|---:|---|---|"]
+    for phase in sorted(counts, reverse=True):
+        p = counts[phase]
+        lines.append(f"| {phase} | {p['positions']:,} | {p['wins']:,} | {p['draws']:,} | "
+                     f"{p['losses']:,} | {p['cursed_wins']:,} | {p['blessed_losses']:,} | "
+                     f"{p['max_win_dtc'][0]} ({p['max_win_dtc'][1]}) | "
+                     f"{p['max_loss_dtc'][0]} ({p['max_loss_dtc'][1]}) |")
+    run = times["wall"] - paused
+    peak = "not logged" if times["peak_kb"] is None else f"{times['peak_kb'] / 1e6:.2f} GB"
+    lines += ["", f"- the run: {times['runs']} run(s) of `/usr/bin/time -v`, {run:,.0f} s "
+              f"({run / 3600:.2f} h) of wall clock"
+              + (f" ({paused:,.0f} s stopped taken off)" if paused else "")
+              + f", peak {peak}; of the jobs of 5 s or more, {times['jobs']} of the rule set "
+              f"({times['job_seconds']:,.0f} s) and {times['twin_jobs']} of its unlimited twin "
+              f"({times['twin_seconds']:,.0f} s)"]
+    return "\n".join(lines)
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--db", required=True)
+    ap.add_argument("--rules", default=None)
+    ap.add_argument("--variant", default=None)
+    ap.add_argument("--flying", default=None, action=argparse.BooleanOptionalAction)
+    ap.add_argument("--double-mill-removes", type=int, default=None)
+    ap.add_argument("--no-removal-limit", type=int, default=None)
+    ap.add_argument("--log", action="append", default=[])
+    ap.add_argument("--paused", type=float, default=0.0)
+    ap.add_argument("--json", default=None)
+    args = ap.parse_args(argv)
+
+    from morris.apps.reports import stats_rows
+
+    variant = variant_of(args)
+    want = expected_files(args.db, variant)
+    have = [f for f in want if os.path.exists(f)]
+    counts = phase_counts(stats_rows(have))
+    complete = len(have) == len(want)
+    analysis = start_analysis(args.db, variant) if complete else None
+    times = run_times(args.log)
+    name = args.rules or variant.ruleset_id
+    print(markdown(name, variant, have, want, counts, analysis, times, args.paused))
+    if args.json:
+        data = {"rules": name, "ruleset": variant.ruleset_id, "files": len(have),
+                "expected": len(want), "phases": counts, "times": times, "paused": args.paused,
+                "start": None if analysis is None else analysis.to_json()}
+        with open(args.json + ".tmp", "w") as f:
+            json.dump(data, f, indent=1)
+        os.replace(args.json + ".tmp", args.json)
+    return 0 if complete else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
