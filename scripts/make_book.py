@@ -19,6 +19,7 @@ import argparse
 import os
 import shutil
 import sys
+import tempfile
 import time
 
 import numpy as np
@@ -31,8 +32,9 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 
 def book_layers(db, variant, kinds):
-    """[(plies, subspaces placed in that many plies, the bytes of their files of ``kinds``)]
-    from the start onwards."""
+    """[(plies, subspaces placed in that many plies, the bytes of their files of ``kinds`` as
+    the book ships them)] from the start onwards, each layer sized when it is reached (a
+    generator: :func:`fit` stops at the first layer that does not fit)."""
     from morris.core.position import Position
     from morris.hashing.subspaces import Subspace, layer, placement_closure
 
@@ -41,12 +43,28 @@ def book_layers(db, variant, kinds):
     by = {}
     for s in placement_closure(variant, [top]):
         by.setdefault(layer(variant, s), []).append(s)
-    out = []
     for plies in sorted(by):
         subs = sorted(by[plies])
-        size = sum(os.path.getsize(file_path(db, variant, s, kind)) for s in subs for kind in kinds)
-        out.append((plies, subs, size))
-    return out
+        yield plies, subs, sum(shipped_size(file_path(db, variant, s, kind), kind)
+                               for s in subs for kind in kinds)
+
+
+def shipped_size(path, kind) -> int:
+    """The bytes of the book's copy of ``path``: a pruned dtw file ships whole (the book lacks
+    the children its wins come from: ``prune.write_full``), so it is written whole aside and
+    measured; any other file ships as it is."""
+    from morris.format.fileformat import TableFile
+    from morris.solving.prune import write_full
+
+    if kind == "dtw":
+        with TableFile(path) as tf:
+            pruned = tf.pruned()
+        if pruned:
+            with tempfile.TemporaryDirectory() as d:
+                dest = os.path.join(d, os.path.basename(path))
+                write_full(path, dest)
+                return os.path.getsize(dest)
+    return os.path.getsize(path)
 
 
 def side_kinds(db, variant):
@@ -87,7 +105,7 @@ def choose(db, variant, kinds, max_bytes):
         before = total
         total, kept, subs = fit(book_layers(db, variant, [kind]), total, max_bytes, depth)
         ship += [(s, kind) for s in subs]
-        print(f"  {kind.__name__.replace('_path', '')}: "
+        print(f"  {kind}: "
               + (f"0..{kept} plies, {total - before:,} bytes" if kept >= 0 else "none fits"))
     print(f"book: {len(ship)} files, {total:,} bytes (at most {max_bytes:,.0f})")
     return depth, ship

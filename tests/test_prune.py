@@ -222,3 +222,33 @@ def test_pruning_needs_a_full_file(six_dbs, tmp_path):
     path = file_path(pruned, SIX, Subspace(4, 4), "dtw")
     with pytest.raises(ValueError, match="keeps the lost slots"):
         prune_to_losses(path, stored_values(file_path(pruned, SIX, Subspace(4, 4))))
+
+
+def _make_book():
+    """scripts/make_book.py as a module."""
+    import importlib.util
+
+    path = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "scripts",
+                        "make_book.py")
+    spec = importlib.util.spec_from_file_location("make_book", path)
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return mod
+
+
+def test_the_book_is_sized_by_the_whole_dtw_files_it_ships(six_dbs, capsys):
+    """scripts/make_book.py ships dtw files whole (the book lacks the children a pruned win's
+    dtw comes from), so it sizes a pruned file by its whole copy: a pruned database and a full
+    one choose the same book, under a budget that takes only part of the dtw layers."""
+    full, pruned, _ = six_dbs
+    mb = _make_book()
+    values = sum(size for _, _, size in mb.book_layers(full, SIX, ["values"]))
+    dtw = [size for _, _, size in mb.book_layers(full, SIX, ["dtw"])]
+    budget = values + sum(dtw) // 2
+    a = mb.choose(str(full), SIX, ["values", "dtw"], budget)
+    b = mb.choose(str(pruned), SIX, ["values", "dtw"], budget)
+    assert a == b
+    shipped = sum(k == "dtw" for _, k in a[1])
+    assert 0 < shipped < len([s for s in a[1] if s[1] == "values"])
+    printed = [line for line in capsys.readouterr().out.splitlines() if line.startswith("book:")]
+    assert len(printed) == 2 and printed[0] == printed[1]
