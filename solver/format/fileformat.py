@@ -150,20 +150,28 @@ def unpack_2bit(packed, n: int) -> np.ndarray:
     return out
 
 
-def _compress_blocks(chunks, level, threads=None):
-    local = threading.local()
+#: tasks per thread that ``_compress_blocks`` cuts a section's blocks into (a task per block
+#: cost more in the pool's bookkeeping than a 2 KiB block takes to compress)
+TASKS_PER_THREAD = 8
 
-    def work(chunk):
-        c = getattr(local, "c", None)
-        if c is None:
-            c = local.c = zstd.ZstdCompressor(level=level, write_checksum=True, write_content_size=True)
-        return c.compress(chunk)
+
+def _compress_blocks(chunks, level, threads=None):
+    """Each chunk compressed into its own zstd frame of ``level``, on ``threads`` threads (every
+    core by default), each task a run of consecutive chunks."""
+    def work(span):
+        c = zstd.ZstdCompressor(level=level, write_checksum=True, write_content_size=True)
+        return [c.compress(chunk) for chunk in chunks[span[0]:span[1]]]
 
     threads = threads or (os.cpu_count() or 1)
-    if len(chunks) < 4 or threads == 1:
-        return [work(c) for c in chunks]
+    n = len(chunks)
+    if n < 4 or threads == 1:
+        return work((0, n))
+    step = -(-n // (threads * TASKS_PER_THREAD))
+    out = []
     with ThreadPoolExecutor(threads) as ex:
-        return list(ex.map(work, chunks, chunksize=16))
+        for part in ex.map(work, [(i, min(n, i + step)) for i in range(0, n, step)]):
+            out += part
+    return out
 
 
 class _Section(NamedTuple):
