@@ -353,10 +353,11 @@ def encode_sections(values: np.ndarray, dtc: np.ndarray, curse: np.ndarray | Non
     dtc_arr = np.empty(slots, dtype=np.uint16 if wide else np.uint8)
     packed = np.zeros((slots + 3) // 4, dtype=np.uint8)
     assert WDL_BLOCK % DTC_BLOCK == 0 and DTC_BLOCK % 4 == 0
-    fill_and_pack(values, dtc, DTC_BLOCK, packed, dtc_arr)
+    implied = np.zeros(-(-slots // DTC_BLOCK), dtype=np.uint8)
+    fill_and_pack(values, dtc, DTC_BLOCK, packed, dtc_arr, implied)
     # distances that the values imply (1 for every win and loss, 0 for draws: the last
     # placement of a side, where every move ends placement) are not stored: codec "ones"
-    ones = not wide and bool(np.array_equal(dtc_arr, unpack_2bit(packed.tobytes(), slots) != DRAW))
+    ones = not wide and bool(implied.all())
     width = dtc_arr.itemsize
     out = [_Section("wdl", _compress_blocks(_chunks(packed, WDL_BLOCK // 4), WDL_LEVEL), WDL_BLOCK, "2bit")]
     if ones:

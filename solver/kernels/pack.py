@@ -5,16 +5,18 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, prange
 
-from ..core.codes import UNUSED
+from ..core.codes import DRAW, UNUSED
 
 _NJ = dict(cache=True, nogil=True)
 
 
 @njit(parallel=True, **_NJ)
-def fill_and_pack(values, dtc, block, packed, dtc_out):
+def fill_and_pack(values, dtc, block, packed, dtc_out, implied):
     """Pack values 4 to a byte and copy distances, block by block. An unused slot (value 3)
     takes the value and distance of the used slot before it in its block (draw, 0 at a block's
-    start), so that it compresses away; nothing ever reads it."""
+    start), so that it compresses away; nothing ever reads it. ``implied[b]``: 1 when every
+    distance of block b is the one its value implies (1 for a win or a loss, 0 for a draw),
+    so that the writer need not store them (codec ``ones``)."""
     n = values.shape[0]
     nblocks = (n + block - 1) // block
     for b in prange(nblocks):
@@ -22,6 +24,7 @@ def fill_and_pack(values, dtc, block, packed, dtc_out):
         hi = min(n, lo + block)
         last_v = 0
         last_d = 0
+        same = True
         for i in range(lo, hi, 4):
             byte = 0
             for k in range(4):
@@ -37,7 +40,9 @@ def fill_and_pack(values, dtc, block, packed, dtc_out):
                         last_d = d
                     byte |= np.int64(v) << (2 * k)
                     dtc_out[j] = d
+                    same &= d == (1 if v != DRAW else 0)
             packed[i >> 2] = byte
+        implied[b] = same
 
 
 @njit(parallel=True, **_NJ)
