@@ -36,8 +36,9 @@ import numpy as np
 from numba import njit, prange
 
 from .bitboard import in_mills
-from .bits import ctz, prefetch
-from .hashing import anchor, ranked, slot_walk, sym_image, unindex_one, walk_at, walk_on
+from .bits import ctz, popcount, prefetch
+from .hashing import (anchor, colex_rank, compress, ranked, slot_walk, sym_image, unindex_one,
+                      walk_at, walk_on)
 from .jit import CHUNK, run_chunks
 from .turns import END, kid_buffer, movement_children
 
@@ -235,6 +236,11 @@ def _emit_task(T, Ob, parts, nparts, st, d, flags, task_blk, task_slot, buf, buf
             empty = T.full & ~(M | O)
             fly = parts[p, P_FLY] != 0
             nloc = 0
+            # a predecessor's opponent mask differs from gO in two points, so its mask
+            # compressed onto the anchor's free points differs from gO's in two bits
+            # (``free_bit``): one compress per position, not one per predecessor
+            free = T.full & ~rep
+            cO = compress(T, gO, free)
             # the opponent's last move closed no mill (a mill with nothing to remove, when
             # the side to move has no piece on the board, is a quiet move too)
             qs = O & ~in_mills(T, O) if m > 0 else O
@@ -242,15 +248,20 @@ def _emit_task(T, Ob, parts, nparts, st, d, flags, task_blk, task_slot, buf, buf
                 qb = qs & -qs
                 qs ^= qb
                 qpt = ctz(qb)
-                gq = np.int64(1) << T.sym_point[s, qpt]
+                sq = T.sym_point[s, qpt]
+                cq = cO ^ free_bit(free, sq)
                 srcs = empty if fly else (T.adj[qpt] & empty)
                 while srcs:
                     pb = srcs & -srcs
                     srcs ^= pb
-                    gO2 = gO ^ gq ^ (np.int64(1) << T.sym_point[s, ctz(pb)])
+                    sp = T.sym_point[s, ctz(pb)]
                     # no look at st[j] here: a branch on a random load would stall;
                     # apply skips decided slots
-                    j = base + ranked(T, s, rep, stab, gO2)
+                    gO2 = gO ^ (np.int64(1) << sq) ^ (np.int64(1) << sp)
+                    if stab == 1:
+                        j = base + colex_rank(T, cq ^ free_bit(free, sp))
+                    else:
+                        j = base + ranked(T, s, rep, stab, gO2)
                     if kind == LOSS:
                         _put(buf, buf_n, t, nown, j, 0)
                     elif simple:
@@ -278,6 +289,13 @@ def _emit_task(T, Ob, parts, nparts, st, d, flags, task_blk, task_slot, buf, buf
         g = blk * UNIT
     task_blk[t] = blk
     task_slot[t] = g
+
+
+@njit(inline="always", **_NJ)
+def free_bit(free, pt):
+    """Point ``pt`` (one of ``free``) compressed onto the points of ``free``: the bit of its
+    place among them."""
+    return np.int64(1) << popcount(free & ((np.int64(1) << pt) - 1))
 
 
 @njit(inline="always", **_NJ)
