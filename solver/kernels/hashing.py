@@ -52,6 +52,13 @@ def compress(T, mask, free):
 
 
 @njit(inline="always", **_NJ)
+def free_bit(free, pt):
+    """Point ``pt`` (one of ``free``) compressed onto the points of ``free``: the bit of its
+    place among them (``compress`` of that one point, without the tables)."""
+    return np.int64(1) << popcount(free & ((np.int64(1) << pt) - 1))
+
+
+@njit(inline="always", **_NJ)
 def expand(T, c, free):
     out = 0
     off = 0

@@ -36,9 +36,9 @@ import numpy as np
 from numba import njit, prange
 
 from .bitboard import in_mills
-from .bits import ctz, popcount, prefetch
-from .hashing import (anchor, colex_rank, compress, ranked, slot_walk, sym_image, unindex_one,
-                      walk_at, walk_on)
+from .bits import ctz, prefetch
+from .hashing import (anchor, colex_rank, compress, free_bit, ranked, slot_walk, sym_image,
+                      unindex_one, walk_at, walk_on)
 from .jit import CHUNK, run_chunks
 from .turns import END, kid_buffer, movement_children
 
@@ -289,13 +289,6 @@ def _emit_task(T, Ob, parts, nparts, st, d, flags, task_blk, task_slot, buf, buf
         g = blk * UNIT
     task_blk[t] = blk
     task_slot[t] = g
-
-
-@njit(inline="always", **_NJ)
-def free_bit(free, pt):
-    """Point ``pt`` (one of ``free``) compressed onto the points of ``free``: the bit of its
-    place among them."""
-    return np.int64(1) << popcount(free & ((np.int64(1) << pt) - 1))
 
 
 @njit(inline="always", **_NJ)
