@@ -7,6 +7,7 @@ import pytest
 
 import naive
 import naive_counter
+import script_module
 from morris.apps.bot import PerfectPlayer
 from morris.core.codes import DRAW, LOSS, UNUSED, WIN
 from morris.format.fileformat import TableFile
@@ -357,17 +358,6 @@ def test_verify_catches_wrong_limited_values_with_a_valid_checksum(six16, tmp_pa
     assert bad["6-5.mtb"].mismatches == 1 and bad["6-5.mtb"].first_mismatch.startswith(f"slot {slot}:")
 
 
-def _seed_table():
-    """scripts/seed_table.py as a module."""
-    import importlib.util
-
-    path = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "scripts",
-                        "seed_table.py")
-    spec = importlib.util.spec_from_file_location("seed_table", path)
-    mod = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(mod)
-    return mod
-
 
 def test_seed_table_counts_what_the_files_hold(six16, tmp_path):
     """The README's table of the seed rule sets (scripts/seed_table.py): its counts per phase
@@ -377,7 +367,7 @@ def test_seed_table_counts_what_the_files_hold(six16, tmp_path):
 
     from morris.database.folders import read_planes
 
-    mod = _seed_table()
+    mod = script_module.load("seed_table")
     want = mod.expected_files(six16, SIX16)
     assert want and all(os.path.exists(f) for f in want)
     # the twin's files (another rule set, in its own folder) are not counted

@@ -10,6 +10,7 @@ import struct
 import numpy as np
 import pytest
 
+import script_module
 from filetree import rewrite_side, side_planes
 from morris.core.codes import LOSS, WIN
 from morris.core.errors import CorruptDatabaseError
@@ -224,24 +225,13 @@ def test_pruning_needs_a_full_file(six_dbs, tmp_path):
         prune_to_losses(path, stored_values(file_path(pruned, SIX, Subspace(4, 4))))
 
 
-def _make_book():
-    """scripts/make_book.py as a module."""
-    import importlib.util
-
-    path = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "scripts",
-                        "make_book.py")
-    spec = importlib.util.spec_from_file_location("make_book", path)
-    mod = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(mod)
-    return mod
-
 
 def test_the_book_is_sized_by_the_whole_dtw_files_it_ships(six_dbs, capsys):
     """scripts/make_book.py ships dtw files whole (the book lacks the children a pruned win's
     dtw comes from), so it sizes a pruned file by its whole copy: a pruned database and a full
     one choose the same book, under a budget that takes only part of the dtw layers."""
     full, pruned, _ = six_dbs
-    mb = _make_book()
+    mb = script_module.load("make_book")
     values = sum(size for _, _, size in mb.book_layers(full, SIX, ["values"]))
     dtw = [size for _, _, size in mb.book_layers(full, SIX, ["dtw"])]
     budget = values + sum(dtw) // 2
