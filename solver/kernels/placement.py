@@ -251,8 +251,8 @@ def _sweep_rows(T, Ob, dm, m, o, out, cinfo, c0, c1, c2, w0, w1, w2, wout, v0, v
                 if with_dtw:
                     best_win_w = min(best_win_w, w + 1 if key > DRAW_KEY else _BIG)
                     worst_w = max(worst_w, w + 1)
-                if with_dv and key == DRAW_KEY:
-                    best_dv = max(best_dv, -dv if switched else dv)
+                if with_dv:  # (a select on the key, not a branch)
+                    best_dv = max(best_dv, (-dv if switched else dv) if key == DRAW_KEY else -_BIG)
             res = decode_key(best)
             out[slot] = res
             if with_dtw:
