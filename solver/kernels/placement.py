@@ -31,6 +31,8 @@ whichever comes first (a move that removes, or the last placement, counts 1).
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 import numpy as np
 from numba import njit
 
@@ -51,8 +53,9 @@ DRAW_KEY = 256
 WIN_KEY = 1024
 
 
+@lru_cache(maxsize=2)
 def child_keys(switched):
-    """keys[f, byte]: the key (above) of a child whose packed byte (``value | dtc << 2``, its
+    """keys[f, byte] (made once for each value of ``switched``; not to be written): the key (above) of a child whose packed byte (``value | dtc << 2``, its
     value for its own side to move) is ``byte``, reached by a move that ends the stretch of
     placements counted by dtc (f = 1: it removes, or it is the last placement; dd = 1) or not
     (f = 0: dd = dtc + 1); ``switched``: the turn passes, so the child's win is the mover's
@@ -127,7 +130,7 @@ def placement_sweep(T, Ob, dm, m, o, hm, ho, r_lo, r_hi, out, cinfo, c0, c1, c2,
     switched = switches.py_func(hand, ho)
     n_opp = T.binom[n - m, o]
     base = Ob.reps_off[m]
-    keys = child_keys(switched)
+    keys = child_keys(bool(switched))
     kfixed, kflag = fixed_children(cinfo)
     run_spans(nchunk, r_lo, r_hi, lambda c, a, b: _sweep_rows(
         T, Ob, dm, m, o, out, cinfo, c0, c1, c2, w0, w1, w2, wout, v0, v1, v2, vout, n, switched,
