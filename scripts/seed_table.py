@@ -8,13 +8,14 @@ and blessed losses per phase, the longest win and loss (dtc), and the run's time
 ``--db`` holds the rule set's files (``morris solve --out tb --rules NAME --phase all``); the
 rule set may be named by a preset (``--rules``) or by flags (``--variant``, ``--no-flying``,
 ``--double-mill-removes``, ``--no-removal-limit``). Everything but the time is read from the
-files: the counts from their headers (as ``morris stats`` gives them), the start's value and
-its moves' from the placement files (``Tablebase.analyze``, no search: a missing file is an
-error). ``--log``: the standard error of each run of the solve under ``/usr/bin/time -v``,
-resumed or not (its wall clock and peak; its progress lines ``[i/N] NAME: P positions in T s``, printed
-for jobs of 5 s or more); ``--paused``: seconds to take off the runs' wall clock (a run
-stopped with SIGSTOP while something else was measured). A job of the unlimited twin (``(no
-limit)``) counts apart: the twin is another rule set, solved once for all that share it.
+files: the counts from their headers (as ``morris stats`` gives them), the start's value and its
+moves' from the placement files (``Tablebase.analyze``, no search), or, while placement files
+are missing, by search over the movement files (said so). ``--log``: the standard error of each
+run of the solve under ``/usr/bin/time -v``, resumed or not (its wall clock and peak; its
+progress lines ``[i/N] NAME: P positions in T s``, printed for jobs of 5 s or more);
+``--paused``: seconds to take off the runs' wall clock (a run stopped with SIGSTOP while
+something else was measured). A job of the unlimited twin (``(no limit)``) counts apart: the
+twin is another rule set, solved once for all that share it.
 """
 
 import argparse
@@ -92,12 +93,14 @@ def run_times(logs) -> dict:
     return out
 
 
-def start_analysis(db, variant):
-    """The start's value and every first move's (from the files only)."""
+def start_analysis(db, variant, search="never"):
+    """The start's value and every first move's: from the files only, or (``search="auto"``,
+    while placement files are missing) by alpha-beta search over the movement files where no
+    placement file holds a position."""
     from morris.core.position import Position
     from morris.lookups.tablebase import open_tablebase
 
-    with open_tablebase(db, shipped=False, search="never") as tb:
+    with open_tablebase(db, shipped=False, search=search) as tb:
         return tb.analyze(Position.start(variant))
 
 
@@ -109,7 +112,8 @@ def markdown(name, variant, have, want, counts, analysis, times, paused) -> str:
             moves.setdefault(mi.value, []).append(str(mi.move))
         told = "; ".join(f"{v} ({len(ms)}): {', '.join(sorted(ms))}"
                          for v, ms in sorted(moves.items()))
-        lines += [f"- the start: **{analysis.value}**; the first moves: {told}", ""]
+        how = " (by search over the movement files)" if analysis.source == "search" else ""
+        lines += [f"- the start: **{analysis.value}**{how}; the first moves: {told}", ""]
     lines += ["| phase | positions | wins | draws | losses | cursed wins | blessed losses | "
               "longest win (dtc) | longest loss (dtc) |",
               "|---|---:|---:|---:|---:|---:|---:|---|---|"]
@@ -150,7 +154,12 @@ def main(argv=None):
     have = [f for f in want if os.path.exists(f)]
     counts = phase_counts(stats_rows(have))
     complete = len(have) == len(want)
-    analysis = start_analysis(args.db, variant) if complete else None
+    movement = [f for f in want if "+" not in os.path.basename(f)]
+    analysis = None
+    if complete:
+        analysis = start_analysis(args.db, variant)
+    elif all(os.path.exists(f) for f in movement):
+        analysis = start_analysis(args.db, variant, search="auto")
     times = run_times(args.log)
     name = args.rules or variant.ruleset_id
     print(markdown(name, variant, have, want, counts, analysis, times, args.paused))
