@@ -31,10 +31,11 @@ DATA = os.path.join(ROOT, "data")
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 
-def book_layers(db, variant, kinds):
+def book_layers(db, variant, kinds, aside=None):
     """[(plies, subspaces placed in that many plies, the bytes of their files of ``kinds`` as
     the book ships them)] from the start onwards, each layer sized when it is reached (a
-    generator: :func:`fit` stops at the first layer that does not fit)."""
+    generator: :func:`fit` stops at the first layer that does not fit); ``aside``: as in
+    :func:`shipped_size`."""
     from morris.core.position import Position
     from morris.hashing.subspaces import Subspace, layer, placement_closure
 
@@ -45,26 +46,46 @@ def book_layers(db, variant, kinds):
         by.setdefault(layer(variant, s), []).append(s)
     for plies in sorted(by):
         subs = sorted(by[plies])
-        yield plies, subs, sum(shipped_size(file_path(db, variant, s, kind), kind)
+        yield plies, subs, sum(shipped_size(file_path(db, variant, s, kind), kind, aside)
                                for s in subs for kind in kinds)
 
 
-def shipped_size(path, kind) -> int:
+def shipped_size(path, kind, aside=None) -> int:
     """The bytes of the book's copy of ``path``: a pruned dtw file ships whole (the book lacks
-    the children its wins come from: ``prune.write_full``), so it is written whole aside and
-    measured; any other file ships as it is."""
+    the children its wins come from: ``prune.write_full``), so it is written whole and measured
+    (into the folder ``aside`` under its own name, where it stays for :func:`ship` to take,
+    and is not written again; in a temporary folder without one); any other file ships as it
+    is."""
     from morris.format.fileformat import TableFile
     from morris.solving.prune import write_full
 
     if kind == "dtw":
         with TableFile(path) as tf:
             pruned = tf.pruned()
+        if pruned and aside is not None:
+            dest = os.path.join(aside, os.path.basename(path))
+            if not os.path.exists(dest):
+                write_full(path, dest)
+            return os.path.getsize(dest)
         if pruned:
             with tempfile.TemporaryDirectory() as d:
-                dest = os.path.join(d, os.path.basename(path))
-                write_full(path, dest)
-                return os.path.getsize(dest)
+                return shipped_size(path, kind, d)
     return os.path.getsize(path)
+
+
+def ship(src, kind, folder, aside) -> None:
+    """Put the book's copy of ``src`` into ``folder``: a dtw file whole (its copy in ``aside``
+    when :func:`shipped_size` wrote one, else written now), any other file as it is."""
+    from morris.solving.prune import write_full
+
+    dest = os.path.join(folder, os.path.basename(src))
+    whole = os.path.join(aside, os.path.basename(src))
+    if kind == "dtw" and os.path.exists(whole):
+        shutil.move(whole, dest)
+    elif kind == "dtw":  # whole: the book lacks the children a pruned file's wins come from
+        write_full(src, dest)
+    else:
+        shutil.copyfile(src, dest)
 
 
 def side_kinds(db, variant):
@@ -92,23 +113,25 @@ def fit(layers, total, max_bytes, depth=None):
     return total, kept, subs
 
 
-def choose(db, variant, kinds, max_bytes):
-    """(N, [(subspace, path maker)]): the values files of every position after 0..N plies for
+def choose(db, variant, kinds, max_bytes, aside=None):
+    """(N, [(subspace, kind)]): the values files of every position after 0..N plies for
     the largest N that fits in ``max_bytes``; then each further kind (dtw, draw values) for as
-    many of those layers, from the start, as the bytes left hold. Prints each kind's depth."""
+    many of those layers, from the start, as the bytes left hold. Prints each kind's depth.
+    ``aside``: where the whole copies of pruned dtw files stay (:func:`shipped_size`)."""
     total, depth, subs = fit(book_layers(db, variant, kinds[:1]), 0, max_bytes)
     if depth < 0:
         sys.exit(f"not even the start's file fits in {max_bytes:,.0f} bytes")
-    ship = [(s, kinds[0]) for s in subs]
-    print(f"  values: positions after 0..{depth} plies, {len(ship)} subspaces, {total:,} bytes")
+    files = [(s, kinds[0]) for s in subs]
+    print(f"  values: positions after 0..{depth} plies, {len(files)} subspaces, {total:,} bytes")
     for kind in kinds[1:]:
         before = total
-        total, kept, subs = fit(book_layers(db, variant, [kind]), total, max_bytes, depth)
-        ship += [(s, kind) for s in subs]
+        total, kept, subs = fit(book_layers(db, variant, [kind], aside), total, max_bytes,
+                                depth)
+        files += [(s, kind) for s in subs]
         print(f"  {kind}: "
               + (f"0..{kept} plies, {total - before:,} bytes" if kept >= 0 else "none fits"))
-    print(f"book: {len(ship)} files, {total:,} bytes (at most {max_bytes:,.0f})")
-    return depth, ship
+    print(f"book: {len(files)} files, {total:,} bytes (at most {max_bytes:,.0f})")
+    return depth, files
 
 
 def main():
@@ -124,27 +147,22 @@ def main():
     from morris.lookups.search import PlacementSearch
     from morris.lookups.tablebase import open_tablebase
     from morris.core.variants import get_variant
-    from morris.solving.prune import write_full
 
     v = get_variant("standard")
     kinds = side_kinds(args.db, v)
     print("files:", ", ".join(kinds))
-    plies, ship = choose(args.db, v, kinds, args.max_bytes)  # the values' depth, [(subspace, kind)]
-    for s, kind in ship:
-        problem = check_file(file_path(args.db, v, s, kind))
-        if problem:
-            sys.exit(f"{s}: {problem}")
-
     dest = os.path.join(DATA, v.ruleset_id)
     tmp = dest + ".tmp"
     shutil.rmtree(tmp, ignore_errors=True)
     os.makedirs(tmp)
-    for s, kind in ship:
-        src = file_path(args.db, v, s, kind)
-        if kind == "dtw":  # whole: the book lacks the children a pruned file's wins come from
-            write_full(src, os.path.join(tmp, os.path.basename(src)))
-        else:
-            shutil.copyfile(src, os.path.join(tmp, os.path.basename(src)))
+    with tempfile.TemporaryDirectory(dir=DATA) as aside:
+        plies, files = choose(args.db, v, kinds, args.max_bytes, aside)  # [(subspace, kind)]
+        for s, kind in files:
+            problem = check_file(file_path(args.db, v, s, kind))
+            if problem:
+                sys.exit(f"{s}: {problem}")
+        for s, kind in files:
+            ship(file_path(args.db, v, s, kind), kind, tmp, aside)
     shutil.rmtree(dest, ignore_errors=True)
     os.replace(tmp, dest)
 

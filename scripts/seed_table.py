@@ -45,14 +45,16 @@ def variant_of(args):
                        no_removal_limit=args.no_removal_limit)
 
 
-def expected_files(db, variant) -> list[str]:
-    """The values files of the rule set's whole game (both phases), twins left out."""
+def expected_files(db, variant) -> dict:
+    """{path: subspace} of the values files of the rule set's whole game (both phases), twins
+    left out, in path order."""
     from morris.database.folders import file_path
     from morris.solving.schedule import job_graph
 
     jobs, _ = job_graph(variant, phase="all")
-    return sorted({file_path(db, variant, s) for j in jobs if not getattr(j, "unlimited", False)
-                   for s in j.subspaces})
+    files = {file_path(db, variant, s): s for j in jobs if not getattr(j, "unlimited", False)
+             for s in j.subspaces}
+    return dict(sorted(files.items()))
 
 
 def phase_counts(rows) -> dict:
@@ -154,7 +156,7 @@ def main(argv=None):
     have = [f for f in want if os.path.exists(f)]
     counts = phase_counts(stats_rows(have))
     complete = len(have) == len(want)
-    movement = [f for f in want if "+" not in os.path.basename(f)]
+    movement = [f for f, sub in want.items() if not sub.placement]
     analysis = None
     if complete:
         analysis = start_analysis(args.db, variant)

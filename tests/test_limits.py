@@ -381,6 +381,9 @@ def test_seed_table_counts_what_the_files_hold(six16, tmp_path):
         curse = np.zeros(3, dtype=np.int64)
         for f in want:
             with TableFile(f) as tf:
+                # the script tells the phases apart by the subspace it expects there
+                assert tf.header.get("phase", "movement") == (
+                    "placement" if want[f].placement else "movement")
                 if tf.header.get("phase", "movement") != phase:
                     continue
                 used = hasher.used_mask(Subspace.parse(tf.header["subspace"]))

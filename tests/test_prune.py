@@ -242,3 +242,31 @@ def test_the_book_is_sized_by_the_whole_dtw_files_it_ships(six_dbs, capsys):
     assert 0 < shipped < len([s for s in a[1] if s[1] == "values"])
     printed = [line for line in capsys.readouterr().out.splitlines() if line.startswith("book:")]
     assert len(printed) == 2 and printed[0] == printed[1]
+
+
+def test_the_book_writes_each_whole_dtw_file_once(six_dbs, tmp_path):
+    """The whole copy that sizes a pruned dtw file stays aside and is the one the book ships:
+    sizing again does not write it again, and the shipped file is the full solve's."""
+    full, pruned, _ = six_dbs
+    mb = script_module.load("make_book")
+    aside, book = tmp_path / "aside", tmp_path / "book"
+    aside.mkdir(), book.mkdir()
+    budget = sum(size for _, _, size in mb.book_layers(full, SIX, ["values", "dtw"]))
+    _, files = mb.choose(str(pruned), SIX, ["values", "dtw"], budget, str(aside))
+    dtw = [file_path(pruned, SIX, s, "dtw") for s, kind in files if kind == "dtw"]
+    whole = set()
+    for f in dtw:
+        with TableFile(f) as tf:
+            if tf.pruned():
+                whole.add(os.path.basename(f))
+    assert whole and set(os.listdir(aside)) == whole
+    stamps = {n: os.stat(aside / n).st_mtime_ns for n in whole}
+    mb.choose(str(pruned), SIX, ["values", "dtw"], budget, str(aside))
+    assert {n: os.stat(aside / n).st_mtime_ns for n in whole} == stamps
+    for s, kind in files:
+        mb.ship(file_path(pruned, SIX, s, kind), kind, str(book), str(aside))
+    assert not os.listdir(aside)
+    for s, kind in files:
+        with open(file_path(full, SIX, s, kind), "rb") as a, \
+                open(book / os.path.basename(file_path(full, SIX, s, kind)), "rb") as b:
+            assert a.read() == b.read(), (s, kind)
