@@ -72,10 +72,26 @@ def test_a_pruned_file_gives_every_position_the_full_files_dtw(six_dbs):
         assert np.array_equal(back[decided], want[decided].astype(np.int64)), s
 
 
-def test_the_verifier_derives_the_wins_by_its_own_turns(six_dbs):
+def test_the_verifier_derives_the_wins_by_its_own_turns(six_dbs, monkeypatch):
     """verify's own derivation (kernels/verify, derive) gives the full files' planes, and the
-    forward check of the pruned database finds nothing wrong."""
+    forward check of the pruned database finds nothing wrong; a file's check reads each dtw
+    plane once (its own: the check and the header's statistics)."""
+    import morris.solving.verify as verify_mod
+
     full, pruned, _ = six_dbs
+    calls, checking = [], [None]
+    derive, forward = verify_mod.verifier_dtw, verify_mod._forward_one
+
+    def counted(directory, sub, variant):
+        calls.append((checking[0], sub))
+        return derive(directory, sub, variant)
+
+    def marked(fr, *args):
+        checking[0] = fr.path
+        return forward(fr, *args)
+
+    monkeypatch.setattr(verify_mod, "verifier_dtw", counted)
+    monkeypatch.setattr(verify_mod, "_forward_one", marked)
     d = pruned / SIX.ruleset_id
     h = Hasher(SIX.board)
     for s in _dtw_subspaces(full)[::3]:
@@ -87,6 +103,8 @@ def test_the_verifier_derives_the_wins_by_its_own_turns(six_dbs):
     report = verify(str(pruned), reporter=QUIET)
     dtw_files = [f for f in report.files if f.path.endswith(".mtw")]
     assert report.ok and dtw_files and all(f.mismatches == 0 and not f.skipped for f in dtw_files)
+    assert len(calls) == len(set(calls))
+    assert {(f.path, Subspace.parse(f.subspace)) for f in dtw_files} <= set(calls)
 
 
 def test_probing_a_pruned_win_searches_one_ply(six_dbs):

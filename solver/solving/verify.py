@@ -83,22 +83,39 @@ def verify(root: str, reporter: Reporter | None = None, forward: bool = True,
     return report
 
 
+class DtwPlanes:
+    """:func:`verifier_dtw` for the forward check of one file: each plane it reads (the file's
+    own, its sibling's, its children's) derived once, where the check and the header's
+    statistics both read the file's own (a pruned file's wins are derived, not read)."""
+
+    def __init__(self):
+        self.kept = {}
+
+    def __call__(self, directory, sub: Subspace, variant) -> np.ndarray:
+        key = (directory, sub)
+        if key not in self.kept:
+            self.kept[key] = verifier_dtw(directory, sub, variant)
+        return self.kept[key]
+
+
 def _forward_one(fr: FileReport, header, rep, sample):
     """The forward check of one sound file, by its kind and phase."""
     directory = os.path.dirname(fr.path)
     hand = header.get("place_or_move") and Subspace.parse(header["subspace"]).placement
+    dtw_of = DtwPlanes()
     if hand and header.get("kind") == "draw":
         _verify_draws_hand(fr, header, directory, rep, sample)
     elif hand:
-        _verify_hand(fr, header, directory, rep, sample, dtw=header.get("kind") == "dtw")
+        _verify_hand(fr, header, directory, rep, sample, dtw=header.get("kind") == "dtw",
+                     dtw_of=dtw_of)
     elif header.get("kind") == "draw" and header["phase"] == "movement":
         _verify_draws_movement(fr, header, directory, rep, sample)
     elif header.get("kind") == "draw":
         _verify_placement(fr, header, directory, rep, sample, mode=2)
     elif header.get("kind") == "dtw" and header["phase"] == "movement":
-        _verify_movement(fr, header, directory, rep, sample, dtw=True)
+        _verify_movement(fr, header, directory, rep, sample, dtw=True, dtw_of=dtw_of)
     elif header.get("kind") == "dtw":
-        _verify_placement(fr, header, directory, rep, sample, mode=1)
+        _verify_placement(fr, header, directory, rep, sample, mode=1, dtw_of=dtw_of)
     elif header["phase"] != "movement":
         _verify_placement(fr, header, directory, rep, sample)
     else:
@@ -106,7 +123,7 @@ def _forward_one(fr: FileReport, header, rep, sample):
     if "cursed_wins" in header:
         _verify_curse(fr, header)
     try:
-        _verify_header_stats(fr, header)
+        _verify_header_stats(fr, header, dtw_of)
     except CorruptDatabaseError as exc:  # (a dtw file that its values file no longer fits)
         fr.checksum = str(exc)
 
@@ -119,12 +136,13 @@ def _stated(header: dict, counted: dict) -> str:
     return "ok"
 
 
-def _verify_header_stats(fr: FileReport, header):
+def _verify_header_stats(fr: FileReport, header, dtw_of=None):
     """Every statistic the header states, counted again from the file's own planes (over the
     slots that hold a position): a values file's positions, wins, draws, losses and longest
     win and loss; a dtw file's longest win and loss, and that the slots it names hold them; a
     draw-value file's count of each draw value and its longest draw distance. (A header whose
-    statistics were changed, its checksum made good, passes every other check.)"""
+    statistics were changed, its checksum made good, passes every other check.) ``dtw_of``:
+    where a dtw plane comes from (:class:`DtwPlanes`; :func:`verifier_dtw` without one)."""
     sub = Subspace.parse(header["subspace"])
     used = Hasher(BOARDS[header["board"]]).used_mask(sub)
     kind = header.get("kind", "values")
@@ -139,7 +157,7 @@ def _verify_header_stats(fr: FileReport, header):
         fr.header_stats = _stated(header, counted)
     elif kind == "dtw":
         vals = stored_values(beside(fr.path, "values")).copy()
-        dist = verifier_dtw(os.path.dirname(fr.path), sub, variant_from_fields(header))
+        dist = (dtw_of or verifier_dtw)(os.path.dirname(fr.path), sub, variant_from_fields(header))
         vals[~used] = UNUSED
         counted = {"positions": int(used.sum())}
         for name, code in (("win", WIN), ("loss", LOSS)):
@@ -227,7 +245,8 @@ def _inputs_ok(fr: FileReport, paths) -> bool:
     return True
 
 
-def _verify_movement(fr: FileReport, header, directory, rep, sample=None, dtw=False):
+def _verify_movement(fr: FileReport, header, directory, rep, sample=None, dtw=False,
+                     dtw_of=None):
     """Recompute every value and distance of a movement file from its successors' files: its
     dtc (a values file), or its dtw (``dtw``: a dtw file, checked against the values file of
     its subspace, the dtw and values files of its sibling and of the subspace below)."""
@@ -243,7 +262,8 @@ def _verify_movement(fr: FileReport, header, directory, rep, sample=None, dtw=Fa
     if not _inputs_ok(fr, need):
         return
     try:
-        planes = _movement_planes(directory, sub, sib, child, dtw, variant_from_fields(header))
+        planes = _movement_planes(directory, sub, sib, child, dtw, variant_from_fields(header),
+                                  dtw_of or verifier_dtw)
     except CorruptDatabaseError as exc:
         fr.checksum = str(exc)
         return
@@ -265,7 +285,7 @@ def _verify_movement(fr: FileReport, header, directory, rep, sample=None, dtw=Fa
     _run_check(fr, header, sub, h, len(vals), sample, rep, check)
 
 
-def _verify_hand(fr: FileReport, header, directory, rep, sample=None, dtw=False):
+def _verify_hand(fr: FileReport, header, directory, rep, sample=None, dtw=False, dtw_of=None):
     """Recompute every value and distance (dtc, or dtw for a dtw file) of a hand subspace of the
     place-or-move game from the files of its sibling and of the subspaces its placements and
     removals lead to (kernels/verify.check_hand, on the verifier's turn generator)."""
@@ -285,7 +305,7 @@ def _verify_hand(fr: FileReport, header, directory, rep, sample=None, dtw=False)
         if s is None:
             return np.zeros(0, np.uint8), np.zeros(0, np.uint16)
         v, d = read_planes(file_in(directory, s))
-        d = verifier_dtw(directory, s, variant) if dtw else d
+        d = (dtw_of or verifier_dtw)(directory, s, variant) if dtw else d
         return np.ascontiguousarray(v, np.uint8), np.ascontiguousarray(d, np.uint16)
 
     try:
@@ -395,14 +415,15 @@ def one_width(*planes):
     return [np.ascontiguousarray(p, dtype) for p in planes]
 
 
-def _movement_planes(directory, sub, sib, child, dtw: bool, variant):
+def _movement_planes(directory, sub, sib, child, dtw: bool, variant, dtw_of):
     """(values, distance, sibling values, sibling distance, child values, child distance) of a
-    movement subspace: dtc from the values files, or dtw from the dtw files; the child's
-    distance is empty for dtc (a removal is a conversion) and where no child is read."""
+    movement subspace: dtc from the values files, or dtw (from ``dtw_of``, as
+    :func:`verifier_dtw`); the child's distance is empty for dtc (a removal is a conversion)
+    and where no child is read."""
     def dist(s):
         if not dtw:
             return read_planes(file_in(directory, s))[1]
-        return verifier_dtw(directory, s, variant)
+        return dtw_of(directory, s, variant)
 
     empty = np.zeros(0, np.uint8)
     vals = read_planes(file_in(directory, sub), with_dtc=False)[0]
@@ -461,10 +482,12 @@ def slot_parts(slots: int, sample: int | None, step: int = 1 << 22, seed: int = 
         yield chosen[lo:lo + step]
 
 
-def _verify_placement(fr: FileReport, header, directory, rep, sample=None, mode=0):
+def _verify_placement(fr: FileReport, header, directory, rep, sample=None, mode=0,
+                      dtw_of=None):
     """Recompute a placement file from its children's files with kernels/verify.check_placement
     (code that shares nothing with the sweep that wrote it) and compare. ``mode``: 0 a values
-    file, 1 a dtw file, 2 a draw-value file."""
+    file, 1 a dtw file (its planes from ``dtw_of``, as :func:`verifier_dtw`), 2 a draw-value
+    file."""
     from ..kernels.verify import check_placement  # (lazy: imports numba)
     variant = variant_from_fields(header)
     board = variant.board
@@ -480,7 +503,7 @@ def _verify_placement(fr: FileReport, header, directory, rep, sample=None, mode=
 
     def side_of(s):
         if mode == 1:
-            return verifier_dtw(directory, s, variant)
+            return (dtw_of or verifier_dtw)(directory, s, variant)
         return read_draws(file_in(directory, s, side_kind), distances=False)[0]
 
     try:
