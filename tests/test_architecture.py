@@ -287,3 +287,51 @@ def test_the_chunk_check_catches_a_call_from_compiled_code():
     assert _chunk_calls(src.format("@njit(parallel=True)\n")) == (
         1, ["kernel calls _body from compiled code"])
     assert _chunk_calls(src.format("")) == (1, [])
+
+
+def test_a_kernel_runs_its_helpers_code_after_only_the_helper_changes(tmp_path):
+    """numba keys a kernel's cached code on the kernel's own file, though the helpers it calls
+    from other files are compiled into it; the kernels package drops the cache when any kernel
+    source changes (kernels/__init__.py), so a kernel whose file did not change still runs its
+    helper's new code in the next process."""
+    import subprocess
+    import sys
+
+    pkg = tmp_path / "kpkg"
+    pkg.mkdir()
+    (pkg / "__init__.py").write_text(
+        "import os\nfrom morris.kernels import drop_stale_cache\n"
+        "drop_stale_cache(os.path.dirname(os.path.abspath(__file__)))\n")
+    (pkg / "helper.py").write_text("from numba import njit\n\n@njit\ndef h():\n    return 1\n")
+    (pkg / "kern.py").write_text("from numba import njit\nfrom .helper import h\n\n"
+                                 "@njit(cache=True)\ndef k():\n    return h() * 10\n")
+    env = {k: v for k, v in os.environ.items() if k != "NUMBA_CACHE_DIR"}
+
+    def run():
+        return subprocess.run([sys.executable, "-c", "from kpkg.kern import k; print(k())"],
+                              cwd=tmp_path, env=env, capture_output=True, text=True,
+                              check=True).stdout.strip()
+
+    assert run() == "10"
+    assert any(n.endswith(".nbi") for n in os.listdir(pkg / "__pycache__"))  # (it cached)
+    (pkg / "helper.py").write_text("from numba import njit\n\n@njit\ndef h():\n    return 2\n")
+    assert run() == "20"
+
+
+def test_the_kernel_cache_is_dropped_only_when_the_sources_change(tmp_path):
+    """drop_stale_cache removes numba's files (.nbi, .nbc) and nothing else, once per change of
+    the sources it digests."""
+    from morris.kernels import drop_stale_cache
+
+    src, cache = tmp_path / "src", tmp_path / "cache"
+    src.mkdir(), cache.mkdir()
+    (src / "a.py").write_text("x = 1\n")
+    for name in ("a.k-3.py311.nbi", "a.k-3.py311.1.nbc", "a.cpython-311.pyc"):
+        (cache / name).write_text("")
+    assert drop_stale_cache(str(src), str(cache)) == 2
+    assert sorted(os.listdir(cache)) == ["a.cpython-311.pyc", "kernel-sources.sha256"]
+    (cache / "a.k-3.py311.nbi").write_text("")
+    assert drop_stale_cache(str(src), str(cache)) == 0
+    (src / "a.py").write_text("x = 2\n")
+    assert drop_stale_cache(str(src), str(cache)) == 1
+    assert drop_stale_cache(str(src), str(cache)) == 0

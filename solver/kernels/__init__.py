@@ -1,0 +1,84 @@
+"""The numba kernels: arrays and scalars in, tables passed (docs/design.md).
+
+numba caches a kernel's compiled code (``cache=True``) under a key made of its own source
+file's time stamp and its own bytecode; the helpers it calls from other files (``turns``,
+``bits``, ``hashing``) are compiled into it, yet a change to their file alone leaves the cached
+code in use: a working tree (an editable install) would run the old helper after an edit or a
+``git pull``. So on import this package compares a digest of every kernel source with the one
+kept beside the cache, and drops the kernels' cached code when they differ (numba compiles
+again, once). An installed copy, whose files all change together, never needed it. (A process
+that was already running when the sources changed still compiles, and may cache, the code it
+imported: stop such runs before editing the kernels, or drop the cache once more after them:
+``python3 -c "import morris.kernels as k; k.drop_stale_cache(force=True)"``.)
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+
+_HERE = os.path.dirname(os.path.abspath(__file__))
+#: the file beside numba's cache files that names the sources they were compiled from
+STAMP = "kernel-sources.sha256"
+
+
+def sources_digest(folder: str = _HERE) -> str:
+    """The sha256 of the names and contents of the ``.py`` files of ``folder``."""
+    h = hashlib.sha256()
+    for name in sorted(os.listdir(folder)):
+        if name.endswith(".py"):
+            with open(os.path.join(folder, name), "rb") as f:
+                h.update(name.encode() + b"\0" + f.read() + b"\0")
+    return h.hexdigest()
+
+
+def cache_folder(folder: str = _HERE) -> str:
+    """Where numba keeps the cached code of the kernels of ``folder``: beside them
+    (``__pycache__``), or under ``NUMBA_CACHE_DIR`` where that is set (asked of numba then)."""
+    if not os.environ.get("NUMBA_CACHE_DIR"):
+        return os.path.join(folder, "__pycache__")
+    from numba.core.caching import _UserProvidedCacheLocator  # (lazy: imports numba)
+
+    return os.path.join(os.path.abspath(os.environ["NUMBA_CACHE_DIR"]),
+                        _UserProvidedCacheLocator.get_suitable_cache_subpath(
+                            os.path.join(folder, "__init__.py")))
+
+
+def drop_stale_cache(folder: str = _HERE, cache: str | None = None, force: bool = False) -> int:
+    """Remove numba's cached code of the kernels of ``folder`` (from ``cache``, by default
+    :func:`cache_folder`) unless it was compiled from the sources there now (``force``: in any
+    case); record their digest. Returns the number of files removed. Quietly does nothing
+    where the cache cannot be written (numba then caches elsewhere or not at all)."""
+    cache = cache or cache_folder(folder)
+    stamp = os.path.join(cache, STAMP)
+    digest = sources_digest(folder)
+    try:
+        with open(stamp) as f:
+            if f.read().strip() == digest and not force:
+                return 0
+    except OSError:
+        pass
+    removed = 0
+    try:
+        os.makedirs(cache, exist_ok=True)
+        names = os.listdir(cache)
+    except OSError:
+        return 0
+    for name in names:
+        if name.endswith((".nbi", ".nbc")):
+            try:
+                os.remove(os.path.join(cache, name))
+                removed += 1
+            except OSError:  # (another process removed it first)
+                pass
+    tmp = f"{stamp}.{os.getpid()}.tmp"
+    try:
+        with open(tmp, "w") as f:
+            f.write(digest + "\n")
+        os.replace(tmp, stamp)
+    except OSError:
+        pass
+    return removed
+
+
+drop_stale_cache()
