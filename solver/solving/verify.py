@@ -482,6 +482,29 @@ def slot_parts(slots: int, sample: int | None, step: int = 1 << 22, seed: int = 
         yield chosen[lo:lo + step]
 
 
+def placement_reads(sub: Subspace, variant) -> list:
+    """[(k, child subspace)] of the files a placement subspace's check reads: the child its
+    placements removing k pieces lead to (``placement_children``), where it is a file."""
+    kids = placement_children(sub, variant.rules.double_mill_removes)
+    return [(k, kids[k][0]) for k in range(3)
+            if k in kids and reads_file(*kids[k], variant.rules.count_hand)]
+
+
+def children_planes(sub: Subspace, reads, planes, dist_type=np.uint8):
+    """(cinfo, arrays, opponent sizes) for ``check_placement``: per k = 0, 1, 2 the child's
+    pieces (``cinfo[k]``, -1 where none is read) and its (values, distance) from
+    ``planes(child)`` (empty where none; an empty distance of ``dist_type``), from ``reads``
+    (:func:`placement_reads`)."""
+    cinfo = np.full((3, 4), -1, dtype=np.int64)
+    arrays = [np.zeros(0, np.uint8), np.zeros(0, dist_type)] * 3
+    sizes = {sub.o}
+    for k, c in reads:
+        cinfo[k] = (c.m, c.o, c.hm, c.ho)
+        sizes.add(c.o)
+        arrays[2 * k:2 * k + 2] = planes(c)
+    return cinfo, arrays, sizes
+
+
 def _verify_placement(fr: FileReport, header, directory, rep, sample=None, mode=0,
                       dtw_of=None):
     """Recompute a placement file from its children's files with kernels/verify.check_placement
@@ -493,31 +516,26 @@ def _verify_placement(fr: FileReport, header, directory, rep, sample=None, mode=
     board = variant.board
     sub = Subspace.parse(header["subspace"])
     dm = variant.rules.double_mill_removes
-    kids = placement_children(sub, dm)
-    cinfo = np.full((3, 4), -1, dtype=np.int64)
-    arrays = []
-    sizes = {sub.o}
-    empty = np.zeros(0, np.uint8)
+    reads = placement_reads(sub, variant)
     # mode 1 / 2: each subspace's dtw / draw-value file, and the plane read from it
     side_kind = {1: "dtw", 2: "draw"}.get(mode)
+    need = [file_in(directory, c) for _, c in reads]
+    if mode:
+        need += [file_in(directory, c, side_kind) for _, c in reads]
+    if not _inputs_ok(fr, need):
+        return
 
     def side_of(s):
         if mode == 1:
             return (dtw_of or verifier_dtw)(directory, s, variant)
         return read_draws(file_in(directory, s, side_kind), distances=False)[0]
 
+    def planes(c):
+        v, d = read_planes(file_in(directory, c), with_dtc=c.placement and not mode)
+        return v, side_of(c) if mode else (np.zeros(0, np.uint8) if d is None else d)
+
     try:
-        for k in range(3):
-            if k in kids and reads_file(*kids[k], variant.rules.count_hand):
-                c = kids[k][0]
-                if not _inputs_ok(fr, [file_in(directory, c)] + ([file_in(directory, c, side_kind)] if mode else [])):
-                    return
-                cinfo[k] = (c.m, c.o, c.hm, c.ho)
-                sizes.add(c.o)
-                v, d = read_planes(file_in(directory, c), with_dtc=c.placement and not mode)
-                arrays += [v, side_of(c) if mode else (empty if d is None else d)]
-            else:
-                arrays += [empty, empty]
+        cinfo, arrays, sizes = children_planes(sub, reads, planes)
         if mode:
             vals, dtc = read_planes(file_in(directory, sub), with_dtc=False)[0], side_of(sub)
         else:
@@ -585,17 +603,8 @@ def _derive_placement(directory, sub: Subspace, variant, vals, dist):
     from ..kernels.verify import check_placement  # (lazy: imports numba)
 
     dm = variant.rules.double_mill_removes
-    kids = placement_children(sub, dm)
-    cinfo = np.full((3, 4), -1, dtype=np.int64)
-    arrays, sizes = [], {sub.o}
-    for k in range(3):
-        if k in kids and reads_file(*kids[k], variant.rules.count_hand):
-            c = kids[k][0]
-            cinfo[k] = (c.m, c.o, c.hm, c.ho)
-            sizes.add(c.o)
-            arrays += _stored_dtw(directory, c)[:2]
-        else:
-            arrays += [np.zeros(0, np.uint8), np.zeros(0, np.uint16)]
+    cinfo, arrays, sizes = children_planes(sub, placement_reads(sub, variant),
+                                           lambda c: _stored_dtw(directory, c)[:2], np.uint16)
     h = Hasher(variant.board)
     T, Ob = h.tables, h.orbits(sizes)
     _derive(sub, dist, lambda part, bad, first: check_placement(
