@@ -30,6 +30,48 @@ def test_process_pool_gives_identical_files(solved, tmp_path):
     assert files_of(tmp_path, ".mtb") == standard_files(solved)
 
 
+@pytest.mark.parametrize("alone", [10_000_000, 4_000_000])
+def test_a_heavy_job_runs_alone_on_every_core(standard5, tmp_path, alone):
+    """With ``alone`` (what --jobs N sets: schedule.ALONE), a job of that many positions starts
+    only when nothing runs and gets every core's thread, nothing starts beside it, and the
+    others run at most ``slots`` at a time on their share; the files are the plain solve's."""
+    from concurrent.futures import Future
+
+    launched, running = [], set()
+
+    class Collected(Future):
+        """A job's future: the driver reads its result when it collects the job."""
+        def result(self, timeout=None):
+            running.discard(self.name)
+            return super().result(timeout)
+
+    class Recording:
+        """Runs each job at once and records what ran beside it (jobs not yet collected:
+        the driver collects finished jobs only after it has started what it may)."""
+        def submit(self, fn, out, desc, job, threads, *rest):
+            launched.append((job.name, threads, set(running)))
+            running.add(job.name)
+            f = Collected()
+            f.name = job.name
+            f.set_result(fn(out, desc, job, threads, *rest))
+            return f
+
+    # 4-4 and 5-3/3-5 (3.2 M and 5.2 M positions) both wait for 4-3/3-4 only: side by side
+    # under 10 M, and under 4 M 5-3/3-5 waits for 4-4 to end; 5-4/4-5 and 5-5 (20.6 M and
+    # 30.9 M) run alone
+    schedule.solve(str(tmp_path), get_variant("standard"), max_pieces=5,
+                   reporter=Reporter(quiet=True), executor=Recording(), threads=1, slots=2,
+                   alone=alone, cores=2)
+    heavy = {"5-4/4-5", "5-5"} | ({"5-3/3-5"} if alone < 5_000_000 else set())
+    assert len(launched) == 6
+    for name, threads, beside in launched:
+        assert threads == (2 if name in heavy else 1), name
+        assert not beside if name in heavy else len(beside) < 2 and not beside & heavy, (
+            name, beside)
+    assert any(beside for _, _, beside in launched) == (alone > 5_000_000)
+    assert files_of(tmp_path, ".mtb") == files_of(standard5, ".mtb")
+
+
 def test_dask_local_cluster_gives_identical_files(solved, tmp_path):
     pytest.importorskip("distributed")
     r = CliRunner().invoke(cli, ["solve", "--out", str(tmp_path), "--max-pieces", "4", "--dask", "local:2", "--quiet"])

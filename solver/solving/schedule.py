@@ -101,6 +101,11 @@ def _hand_job_graph(variant, targets, max_pieces, phase, dtw, draws):
 
 #: Measured on the standard board with 2 cores (docs/benchmarks.md): positions solved per second
 #: per core, and bytes of database file per position, by phase. Only for estimates.
+#: with a local pool (--jobs N): a job of at least this many positions runs alone on every
+#: core (the large pairs: one job's memory, its kernels' threads), smaller ones N at a time
+#: on a share of the cores each (their serial parts, reading and writing files, overlap)
+ALONE = 100_000_000
+
 RATES = {"movement": (2.0e6, 2.28 / 8), "placement": (2.5e6, 1.80 / 8),
          # Lasker Morris's hand pairs (jobs.HandPair): lasker --pieces 6, 1.53 M positions/s/core
          # and 1.52 bits a position (scripts/bench_lasker.py)
@@ -224,14 +229,17 @@ def prepare_output(out, variant, rep) -> None:
 def solve(out, variant, targets=None, max_pieces=None, reporter=None, on_job=None, phase="movement",
           executor=None, executor_factory=None, threads=None, retries=2, submit=None,
           slots: int = 1, dtw: bool = False, draws: bool = False,
-          prune_dtw: bool = True) -> SolveSummary:
+          prune_dtw: bool = True, alone: int | None = None, cores: int | None = None
+          ) -> SolveSummary:
     """Solve every job needed for the targets, each as soon as its inputs exist.
 
     ``executor``: any ``concurrent.futures.Executor`` (default: run in this process);
     ``executor_factory``: makes a new one if the executor breaks (a local process pool whose
     worker died); ``submit(job, fn, *args)``: custom submission (Dask uses it to ask for memory;
-    its workers show no bars); ``slots``: jobs run at once (one bar row each); a job that fails is
-    retried ``retries`` times. Complete files are kept (resume). With ``dtw``, the dtw files
+    its workers show no bars); ``slots``: jobs run at once (one bar row each); ``alone`` (with
+    ``cores``): a job of at least that many positions runs alone, on ``cores`` threads, the
+    others ``slots`` at a time on ``threads`` each (:func:`executor_options`); a job that fails
+    is retried ``retries`` times. Complete files are kept (resume). With ``dtw``, the dtw files
     whose readers are all complete are then pruned to their losses (``prune_dtw``; prune.py).
 
     Progress: one bar for the whole solve (positions), one for each running job's phase when
@@ -243,7 +251,7 @@ def solve(out, variant, targets=None, max_pieces=None, reporter=None, on_job=Non
     jobs, deps = job_graph(variant, targets, max_pieces, phase, dtw, draws)
     prepare_output(out, variant, rep)
     run = _Run(out, variant, jobs, deps, rep, executor or InlineExecutor(), executor_factory,
-               threads, retries, submit, slots, on_job)
+               threads, retries, submit, slots, on_job, alone, cores)
     run.skip_complete()
     run.drive()
     if dtw and prune_dtw:
@@ -267,7 +275,7 @@ class _Run:
     """One solve's jobs in flight: which are done, waiting and running, on which bar row."""
 
     def __init__(self, out, variant, jobs, deps, rep, executor, executor_factory, threads,
-                 retries, submit, slots, on_job):
+                 retries, submit, slots, on_job, alone=None, cores=None):
         self.out, self.variant, self.jobs, self.deps, self.rep = out, variant, jobs, deps, rep
         self.executor, self.executor_factory = executor, executor_factory
         self.threads, self.retries, self.submit, self.on_job = threads, retries, submit, on_job
@@ -278,6 +286,11 @@ class _Run:
         self.done, self.running, self.attempts, self.row = set(), {}, {}, {}
         self.waiting = list(jobs)
         self.free_rows = list(range(max(1, slots)))
+        self.slots, self.alone, self.cores = max(1, slots), alone, cores
+        #: the jobs that run alone on every core (``alone``), and how many threads each job
+        #: got (a retry gets the same)
+        self.heavy = {j for j in jobs if alone is not None and self.weight[j] >= alone}
+        self.threads_of = {}
 
     def skip_complete(self) -> None:
         """Jobs whose files are complete and whose checksums match are not run again."""
@@ -295,7 +308,8 @@ class _Run:
 
     def launch(self, j) -> None:
         self.row[j] = self.free_rows.pop(0) if self.free_rows else 0
-        args = (self.out, self.desc, j, self.threads, self.row[j],
+        threads = self.threads_of.setdefault(j, self.cores if j in self.heavy else self.threads)
+        args = (self.out, self.desc, j, threads, self.row[j],
                 self.rep.quiet or self.submit is not None)
         f = self.submit(j, run_job, *args) if self.submit else self.executor.submit(run_job, *args)
         self.running[f] = j
@@ -320,12 +334,28 @@ class _Run:
         for j in [j for j in self.waiting if all(d in self.done for d in self.deps[j])]:
             if self.inline and self.running:  # it ran already: count it before the next one
                 break
+            if not self.may_start(j):
+                break
             self.waiting.remove(j)
             if chatty:
                 self.rep.phase(f"start {j.name} ({self.weight[j]:,} positions)")
             names = ", ".join(x.name for x in [*self.running.values(), j])
             bar.set_postfix_str(f"jobs {len(self.done)}/{len(self.jobs)}, running {names}")
             self.launch(j)
+
+    def may_start(self, j) -> bool:
+        """Whether ``j`` (the next ready job) starts now. With ``alone``: a heavy job waits
+        until nothing runs and then runs alone; nothing starts beside it, and a light job
+        starts while fewer than ``slots`` run (none starts ahead of a heavy job that waits,
+        which is the long pairs' critical path). Without: every ready job is submitted (the
+        executor queues them)."""
+        if self.alone is None:
+            return True
+        if any(r in self.heavy for r in self.running.values()):
+            return False
+        if j in self.heavy:
+            return not self.running
+        return len(self.running) < self.slots
 
     def collect(self, f, bar, chatty: bool) -> None:
         """A finished job: counted when its files are complete, retried when it failed."""
@@ -388,6 +418,6 @@ def executor_options(variant, reporter, jobs: int | None = None, dask_address: s
         cores = os.cpu_count() or 1
         pool = local_pool(jobs)
         kwargs = dict(executor=pool, executor_factory=lambda: local_pool(jobs),
-                      threads=max(1, cores // jobs), slots=jobs)
+                      threads=max(1, cores // jobs), slots=jobs, alone=ALONE, cores=cores)
         return kwargs, lambda: kwargs["executor"].shutdown()
     return {}, lambda: None
