@@ -120,7 +120,9 @@ def subspaces(phase, as_json, **kw):
               show_default=True, help="Without SUBSPACE: which phase to solve (placement needs movement).")
 @click.option("--max-pieces", type=Number(3, 12), default=None, help="Only movement subspaces with at most N a side.")
 @click.option("--jobs", type=Number(1, 256), default=None,
-              help="Worker processes solving independent subspaces at once (default: one, in this process).")
+              help="Worker processes solving independent subspaces at once, each on a share of the "
+                   "cores; a subspace of 100 M positions or more runs alone on every core "
+                   "(default: one at a time, in this process).")
 @click.option("--dask", "dask_address", default=None, metavar="ADDRESS",
               help="Run on a Dask cluster (scheduler address), or local:N for a LocalCluster of N workers.")
 @click.option("--plan", "show_plan", is_flag=True, help="Print the jobs and the critical path; solve nothing.")
