@@ -158,3 +158,41 @@ def test_a_walk_over_slots_meets_what_unindex_gives(name, m, o):
         met_unused |= not used.all()
     if (name, m, o) in {("six", 2, 2), ("standard", 5, 0)}:
         assert met_unused  # (where the windows hold slots that symmetric anchors leave unused)
+
+
+@pytest.mark.parametrize("name, m, o", [("standard", 3, 4), ("standard", 0, 3), ("standard", 9, 3),
+                                        ("six", 2, 2), ("lasker", 1, 5)])
+def test_unindex_from_the_colex_table_gives_what_unindex_gives(name, m, o):
+    """``emit`` reads a slot's mover from a table of the colex-ordered subsets
+    (``Hasher.colex_subsets``, ``unindex_from``) instead of unranking it: the table is the
+    subsets in colex order (the pure-Python ``combinations``, ranked by their colex sums),
+    and a slot's position from it is ``unindex_one``'s, used slots or not."""
+    from math import comb
+
+    from numba import njit
+
+    from morris.kernels.hashing import unindex_from
+
+    @njit
+    def positions(T, Ob, U, uoff, m, o, idx, movers, opps):
+        for k in range(idx.shape[0]):
+            movers[k], opps[k] = unindex_from(T, Ob, U, uoff, m, o, idx[k])
+
+    board = get_variant(name).board
+    h = Hasher(board)
+    length = board.n - o
+    table = h.colex_subsets(m, length)
+    assert len(table) == comb(length, m)
+    if length <= 16:
+        ranked = sorted(combinations(range(length), m), key=lambda c: sum(comb(x, i + 1)
+                                                                          for i, x in enumerate(c)))
+        assert [sum(1 << x for x in c) for c in ranked] == table.tolist()
+    sub = Subspace(m, o)
+    rng = np.random.default_rng(m * 10 + o)
+    idx = np.unique(rng.integers(0, h.slots(sub), size=5000))
+    movers, opps = np.zeros(len(idx), np.int64), np.zeros(len(idx), np.int64)
+    # the table behind another one, as emit reads a pair's second part
+    U = np.concatenate([np.zeros(7, np.int32), table])
+    positions(h.tables, h.orbits({m, o}), U, 7, m, o, idx, movers, opps)
+    want_m, want_o, _ = h.unindex_batch(sub, idx)
+    assert np.array_equal(movers, want_m) and np.array_equal(opps, want_o)

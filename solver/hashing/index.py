@@ -112,6 +112,7 @@ class Hasher:
         self.board = board
         self._group = group
         self._orbits = {}
+        self._subsets = {}
 
     @property
     def group(self):
@@ -133,6 +134,19 @@ class Hasher:
         ob = build_orbits(self.tables, key)
         self._orbits[key] = ob
         return ob
+
+    def colex_subsets(self, k: int, length: int) -> np.ndarray:
+        """The k-subsets of range(length) as masks (int32), in colex order: entry r is the
+        subset of rank r (kernels/hashing.unindex_from reads a slot's mover there; built once
+        per (k, length))."""
+        key = (int(k), int(length))
+        if key not in self._subsets:
+            from ..kernels.hashing import colex_subsets  # (lazy: imports numba)
+
+            out = np.empty(comb(length, k), dtype=np.int32)
+            colex_subsets(k, out)
+            self._subsets[key] = out
+        return self._subsets[key]
 
     def anchor_reps(self, k: int) -> np.ndarray:
         ob = self.orbits([k])

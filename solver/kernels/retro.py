@@ -38,7 +38,7 @@ from numba import njit, prange
 from .bitboard import in_mills
 from .bits import ctz, prefetch
 from .hashing import (anchor, colex_rank, compress, free_bit, ranked, slot_walk, sym_image,
-                      unindex_one, walk_at, walk_on)
+                      unindex_from, walk_at, walk_on)
 from .jit import CHUNK, run_chunks
 from .turns import END, kid_buffer, movement_children
 
@@ -56,9 +56,10 @@ PREFETCH = 24
 #: room kept free in a task buffer before another position's predecessors are emitted
 RESERVE = 1024
 
-# columns of the ``parts`` table: the part's pieces, where it lies, the other part's index, and
-# whether its predecessors' mover (the part's opponent) flies
-P_M, P_O, P_OFF, P_SLOTS, P_TARGET, P_FLY = 0, 1, 2, 3, 4, 5
+# columns of the ``parts`` table: the part's pieces, where it lies, the other part's index,
+# whether its predecessors' mover (the part's opponent) flies, and where its movers' unranks
+# start in ``emit``'s U
+P_M, P_O, P_OFF, P_SLOTS, P_TARGET, P_FLY, P_UOFF = 0, 1, 2, 3, 4, 5, 6
 
 
 def count_pass(T, Ob, flying, m, o, off, slots, st, flag0, flag1, child, lo_blk, hi_blk, errors):
@@ -163,8 +164,10 @@ def _stab_size(T, stab, mover):
     return c
 
 
-def emit(T, Ob, parts, nparts, st, d, flags, task_blk, task_slot, buf, buf_n, errors):
+def emit(T, Ob, U, parts, nparts, st, d, flags, task_blk, task_slot, buf, buf_n, errors):
     """Phase 2a: predecessors of the positions decided at dtc ``d`` into the task buffers.
+    ``U``: per part, the colex unranks of its movers (``colex_subsets``), at the part's
+    ``P_UOFF``.
 
     Task t scans the flagged units (``UNIT`` slots each) t, t + ntask, ... from where it
     stopped (``task_blk``, ``task_slot``) until one of its buffers is nearly full. Entries are
@@ -178,15 +181,15 @@ def emit(T, Ob, parts, nparts, st, d, flags, task_blk, task_slot, buf, buf_n, er
     def run(t):
         js = np.empty(256, dtype=np.int64)
         ws = np.empty(256, dtype=np.int64)
-        _emit_task(T, Ob, parts, nparts, st, d, flags, task_blk, task_slot, buf, buf_n, errors,
-                   ntask, cap, nunits, n, t, js, ws)
+        _emit_task(T, Ob, U, parts, nparts, st, d, flags, task_blk, task_slot, buf, buf_n,
+                   errors, ntask, cap, nunits, n, t, js, ws)
 
     run_chunks(ntask, run)
 
 
 @njit(**CHUNK)
-def _emit_task(T, Ob, parts, nparts, st, d, flags, task_blk, task_slot, buf, buf_n, errors, ntask,
-               cap, nunits, n, t, js, ws):
+def _emit_task(T, Ob, U, parts, nparts, st, d, flags, task_blk, task_slot, buf, buf_n, errors,
+               ntask, cap, nunits, n, t, js, ws):
     """One task of ``emit``."""
     nown = buf.shape[1]
     for x in range(nown):
@@ -206,6 +209,7 @@ def _emit_task(T, Ob, parts, nparts, st, d, flags, task_blk, task_slot, buf, buf
         offp = parts[p, P_OFF]
         q = parts[p, P_TARGET]
         offq = parts[q, P_OFF]
+        uoff = parts[p, P_UOFF]
         g1 = min((blk + 1) * UNIT, offp + parts[p, P_SLOTS])
         full = False
         while g < g1:
@@ -220,7 +224,7 @@ def _emit_task(T, Ob, parts, nparts, st, d, flags, task_blk, task_slot, buf, buf
             if full:
                 break
             i = g - offp
-            M, O, _ = unindex_one(T, Ob, m, o, i)
+            M, O = unindex_from(T, Ob, U, uoff, m, o, i)
             orb, s, rep, stab = anchor(T, Ob, m, M)
             base = offq + orb * T.binom[n - m, o]
             simple = True
