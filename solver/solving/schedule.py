@@ -99,13 +99,13 @@ def _hand_job_graph(variant, targets, max_pieces, phase, dtw, draws):
     return _order(variant, wanted)
 
 
-#: Measured on the standard board with 2 cores (docs/benchmarks.md): positions solved per second
-#: per core, and bytes of database file per position, by phase. Only for estimates.
 #: with a local pool (--jobs N): a job of at least this many positions runs alone on every
 #: core (the large pairs: one job's memory, its kernels' threads), smaller ones N at a time
 #: on a share of the cores each (their serial parts, reading and writing files, overlap)
 ALONE = 100_000_000
 
+#: Measured on the standard board with 2 cores (docs/benchmarks.md): positions solved per second
+#: per core, and bytes of database file per position, by phase. Only for estimates.
 RATES = {"movement": (2.0e6, 2.28 / 8), "placement": (2.5e6, 1.80 / 8),
          # Lasker Morris's hand pairs (jobs.HandPair): lasker --pieces 6, 1.53 M positions/s/core
          # and 1.52 bits a position (scripts/bench_lasker.py)
