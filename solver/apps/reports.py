@@ -13,7 +13,7 @@ from ..core.position import COLOR_NAMES, Position
 from ..core.errors import MorrisError
 from ..hashing.index import Hasher, count_positions, slot_count
 from ..hashing.subspaces import Subspace, movement_subspaces, placement_subspaces
-from ..solving.schedule import critical_path, estimate, human_bytes, human_time
+from ..solving.schedule import ALONE, critical_path, estimate, human_bytes, human_time
 from ..format.fileformat import TableFile
 from ..database.folders import beside
 from ..core.variants import variant_from_fields
@@ -207,7 +207,8 @@ def plan_lines(variant, job_list, deps) -> list[str]:
     if p.jobs:
         heavy = max(p.jobs, key=lambda j: j.memory(variant))
         out.append(f"peak memory: about {human_bytes(heavy.memory(variant))} (the heaviest job, "
-                   f"{heavy.name}; one job at a time, --jobs N runs N at once)")
+                   f"{heavy.name}; one job at a time; --jobs N runs those under "
+                   f"{ALONE // 1_000_000} M positions N at once, the larger ones alone)")
     return out
 
 
