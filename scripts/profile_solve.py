@@ -1,6 +1,7 @@
 """Where a solve's time goes, by phase: a profile of ``morris solve`` (issue 31's first table).
 
     python3 scripts/profile_solve.py --out /tmp/morris-prof --max-pieces 6 [--phase all] [--dtw] [--draws]
+    python3 scripts/profile_solve.py --out /tmp/morris-prof --db tb --alone 8-8 [--runs 3]
 
 Runs the solve in this process (as ``morris solve`` does without --jobs or --dask) with each
 named phase of the library timed: the movement pair's count, propagation and finish (values,
@@ -9,11 +10,17 @@ writing of the results. Each phase's time is its own: a phase that calls another
 only for what is left (so the rows add up to the run). Prints a table (seconds, share, calls);
 ``--json`` writes it too. Jobs already complete in --out are skipped (use an empty --out for a
 profile of the whole run).
+
+``--alone SUBSPACE`` profiles one job on a solved database: --out gets a link to every file of
+--db but the job's own (its subspaces' files of every kind), the job is solved there (its
+inputs are the links: nothing else runs), and its files are compared with --db's byte for byte
+(the script fails where they differ). ``--runs N`` repeats it, its files removed each time.
 """
 
 import argparse
 import contextlib
 import json
+import os
 import sys
 import time
 from collections import defaultdict
@@ -95,18 +102,79 @@ def main(argv=None):
     ap.add_argument("--dtw", action="store_true")
     ap.add_argument("--draws", action="store_true")
     ap.add_argument("--json", default=None, help="also write the table here")
+    ap.add_argument("--alone", default=None, metavar="SUBSPACE",
+                    help="profile this subspace's job alone, the other files linked from --db")
+    ap.add_argument("--db", default=None, help="(with --alone) a solved database")
+    ap.add_argument("--runs", type=int, default=1, help="(with --alone) profiles, one by one")
     args = ap.parse_args(argv)
+    if (args.alone is None) != (args.db is None):
+        ap.error("--alone and --db go together")
+    if args.alone is None:
+        return report(profile(args), args.json, vars(args))
+    status = 0
+    for run in range(args.runs):
+        own = link_all_but(args.db, args.out, args.variant, args.alone)
+        result = profile(args, targets=[args.alone])
+        differ = [os.path.basename(dst) for src, dst in own if not same_bytes(src, dst)]
+        print(f"run {run + 1}: {args.alone} alone, its {len(own)} files "
+              + (f"DIFFER from --db's: {', '.join(differ)}" if differ else "the same as --db's"))
+        report(result, args.json and f"{args.json}.{run + 1}" if args.runs > 1 else args.json,
+               vars(args))
+        status |= bool(differ)
+    return status
 
+
+def link_all_but(db, out, variant_name, name) -> list:
+    """Link every file of ``db``'s ruleset folder into ``out``'s but those of the job holding
+    subspace ``name`` (removed from ``out``); returns [(db's file, out's path)] of those."""
+    from morris.core.variants import get_variant
+    from morris.database.folders import ruleset_dir, subspace_of
+    from morris.hashing.subspaces import Subspace
+
+    sub = Subspace.parse(name)
+    mine = {s.name for s in (sub.pair if not sub.placement else (sub,))}
+    variant = get_variant(variant_name)
+    src, dst = ruleset_dir(db, variant), ruleset_dir(out, variant)
+    os.makedirs(dst, exist_ok=True)
+    own = []
+    for f in sorted(os.listdir(src)):
+        target = os.path.join(dst, f)
+        if subspace_of(f) in mine:
+            own.append((os.path.join(src, f), target))
+            if os.path.lexists(target):
+                os.remove(target)
+        elif not os.path.lexists(target):
+            os.symlink(os.path.abspath(os.path.join(src, f)), target)
+    return own
+
+
+def same_bytes(a, b) -> bool:
+    import filecmp
+
+    return os.path.isfile(b) and filecmp.cmp(a, b, shallow=False)
+
+
+def profile(args, targets=None):
+    """(phase profile, kernel profile, total seconds) of one solve as ``args`` asks."""
     from morris.core.progress import Reporter
     from morris.core.variants import get_variant
+    from morris.hashing.subspaces import Subspace
     from morris.solving.schedule import solve
 
     prof, kern = Profile(), Profile()
     with prof.installed(), kern.installed(KERNELS):
         t0 = time.perf_counter()
-        solve(args.out, get_variant(args.variant), max_pieces=args.max_pieces, phase=args.phase,
+        solve(args.out, get_variant(args.variant),
+              targets=targets and [Subspace.parse(t) for t in targets],
+              max_pieces=args.max_pieces, phase=args.phase,
               reporter=Reporter(quiet=True), dtw=args.dtw, draws=args.draws)
         total = time.perf_counter() - t0
+    return prof, kern, total
+
+
+def report(result, json_path, arguments) -> int:
+    """Print the tables of a profile (and write them to ``json_path``)."""
+    prof, kern, total = result
     rows = sorted(prof.seconds.items(), key=lambda kv: -kv[1])
     rest = total - sum(prof.seconds.values())
     print(f"{'phase':<40} {'seconds':>9} {'share':>6} {'calls':>6}")
@@ -116,11 +184,11 @@ def main(argv=None):
     print(f"\n{'kernel (inside the phases above)':<40} {'seconds':>9} {'share':>6} {'calls':>6}")
     for name, s in sorted(kern.seconds.items(), key=lambda kv: -kv[1]):
         print(f"{name:<40} {s:9.1f} {100 * s / total:5.1f}% {kern.calls[name]:>6}")
-    if args.json:
-        with open(args.json, "w") as f:
+    if json_path:
+        with open(json_path, "w") as f:
             json.dump({"total": total, "phases": dict(prof.seconds), "calls": dict(prof.calls),
                        "kernels": dict(kern.seconds), "kernel_calls": dict(kern.calls),
-                       "args": vars(args)}, f, indent=1)
+                       "args": arguments}, f, indent=1)
     return 0
 
 

@@ -52,3 +52,33 @@ def test_the_pair_bench_times_each_phase_and_leaves_the_library_as_it_was(six_sm
     parts = bench_pair.time_draws(v, Hasher(v.board), Subspace.parse("4-3"), str(six_small))
     assert parts["count"] > 0 and parts["won step"] > 0 and parts["units"] >= parts["levels"]
     assert parts["count"] + parts["won step"] + parts["grades"] <= parts["total"]
+
+
+def test_a_job_profiled_alone_reads_the_others_and_is_compared(standard5, tmp_path, capsys):
+    """profile_solve.py --alone: every other file is a link to --db's, the job's own files are
+    solved anew (and only they: the profile's one count), and a difference from --db's files
+    fails the run, naming the file."""
+    import shutil
+
+    import profile_solve
+
+    out = tmp_path / "prof"
+    assert profile_solve.main(["--out", str(out), "--db", str(standard5), "--alone", "5-4",
+                               "--runs", "2"]) == 0
+    printed = capsys.readouterr().out
+    assert printed.count("5-4 alone, its 2 files the same as --db's") == 2
+    counts = [line.split() for line in printed.splitlines() if line.startswith("values: count")]
+    assert [c[-1] for c in counts] == ["1", "1"]  # (one pair counted a run: the others linked)
+    d = out / "standard"
+    own = {"5-4.mtb", "4-5.mtb"}
+    assert {f for f in os.listdir(d) if not os.path.islink(d / f)} == own
+    assert len(os.listdir(d)) == len(os.listdir(standard5 / "standard"))
+    # a --db whose 4-5 differs from what the job writes
+    db = tmp_path / "db"
+    shutil.copytree(standard5, db)
+    with open(db / "standard" / "4-5.mtb", "r+b") as f:
+        f.seek(-50, os.SEEK_END)
+        f.write(b"\xff")
+    assert profile_solve.main(["--out", str(tmp_path / "p2"), "--db", str(db), "--alone",
+                               "4-5"]) == 1
+    assert "DIFFER from --db's: 4-5.mtb" in capsys.readouterr().out
