@@ -82,3 +82,20 @@ def test_a_job_profiled_alone_reads_the_others_and_is_compared(standard5, tmp_pa
     assert profile_solve.main(["--out", str(tmp_path / "p2"), "--db", str(db), "--alone",
                                "4-5"]) == 1
     assert "DIFFER from --db's: 4-5.mtb" in capsys.readouterr().out
+
+
+def test_the_compression_study_compresses_as_the_writer_does(standard5, capsys):
+    """scripts/compression_levels.py: at the writer's level its bytes are the files' own (each
+    file's distance section compressed again block by block), so its other levels are what the
+    files would weigh."""
+    import compression_levels
+
+    from morris.database.folders import find_tables
+    from morris.format.fileformat import DTC_LEVEL
+
+    paths = find_tables(standard5 / "standard")
+    out, held, wrong = compression_levels.study(paths, [3, DTC_LEVEL])
+    assert not wrong and held > 0 and out[DTC_LEVEL][0] == held
+    assert out[3][0] != held  # (another level is another size: the study measures something)
+    assert compression_levels.main(["--db", str(standard5), "--levels", "3"]) == 0
+    assert f"{held:,}" in capsys.readouterr().out

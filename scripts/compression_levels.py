@@ -1,0 +1,77 @@
+"""What the values files' distance sections would weigh, and cost to write, at other zstd levels.
+
+    python3 scripts/compression_levels.py --db tb [--variant standard] [--levels 6 8 9]
+
+For every values file of --db (the rule set of --variant) whose distances are stored (codec
+uint8 or uint16; not ``ones``), the distance plane is read back and compressed again in the
+writer's own blocks (``fileformat._compress_blocks``, ``DTC_BLOCK`` slots a block, on the
+writer's threads) at each level. Prints per level the bytes and the seconds of compressing,
+beside the bytes the files hold. At the writer's level (``DTC_LEVEL``) the bytes must be the
+files' own, byte for byte in sum and per file (the script fails otherwise: then it does not
+compress as the writer does, and its other levels say nothing).
+"""
+
+import argparse
+import os
+import sys
+import time
+
+
+def study(paths, levels) -> tuple[dict, int, list]:
+    """({level: [bytes, seconds]}, the bytes the files' distance sections hold, [files whose
+    bytes at the writer's level are not their own])."""
+    import numpy as np
+
+    from morris.format import fileformat as F
+
+    out = {lv: [0, 0.0] for lv in levels}
+    held, wrong = 0, []
+    for path in paths:
+        with F.TableFile(path) as tf:
+            if tf.header["sections"]["dtc"]["codec"] == "ones":
+                continue
+            offs = tf.offsets("dtc")
+            own = int(offs[-1] - offs[0])
+            dist = np.ascontiguousarray(tf.dtc_all())
+        held += own
+        for lv in levels:
+            t = time.perf_counter()
+            blocks = F._compress_blocks(F._chunks(dist, F.DTC_BLOCK * dist.itemsize), lv)
+            out[lv][1] += time.perf_counter() - t
+            size = sum(len(b) for b in blocks)
+            out[lv][0] += size
+            if lv == F.DTC_LEVEL and size != own:
+                wrong.append(os.path.basename(path))
+    return out, held, wrong
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--db", required=True)
+    ap.add_argument("--variant", default="standard")
+    ap.add_argument("--levels", type=int, nargs="+", default=[6, 8, 9])
+    args = ap.parse_args(argv)
+
+    from morris.core.variants import get_variant
+    from morris.database.folders import find_tables, ruleset_dir
+    from morris.format.fileformat import DTC_LEVEL
+
+    levels = sorted(set(args.levels) | {DTC_LEVEL})
+    paths = find_tables(ruleset_dir(args.db, get_variant(args.variant)))
+    if not paths:
+        sys.exit(f"no values files in {ruleset_dir(args.db, get_variant(args.variant))}")
+    out, held, wrong = study(paths, levels)
+    print(f"{len(paths)} values files; their distance sections hold {held:,} bytes")
+    print(f"{'level':>5} {'bytes':>15} {'vs today':>9} {'seconds':>8}")
+    for lv in levels:
+        size, secs = out[lv]
+        print(f"{lv:>5} {size:>15,} {100 * (size / max(1, held) - 1):>+8.2f}% {secs:>8.1f}"
+              + ("  (the writer's level)" if lv == DTC_LEVEL else ""))
+    if wrong:
+        print(f"at level {DTC_LEVEL} these files' bytes differ from their own: {', '.join(wrong)}")
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
