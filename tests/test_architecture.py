@@ -7,6 +7,8 @@ import ast
 import os
 import re
 
+import pytest
+
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
@@ -289,7 +291,8 @@ def test_the_chunk_check_catches_a_call_from_compiled_code():
     assert _chunk_calls(src.format("")) == (1, [])
 
 
-def test_a_kernel_runs_its_helpers_code_after_only_the_helper_changes(tmp_path):
+@pytest.mark.parametrize("cache_dir", [False, True])
+def test_a_kernel_runs_its_helpers_code_after_only_the_helper_changes(tmp_path, cache_dir):
     """numba keys a kernel's cached code on the kernel's own file, though the helpers it calls
     from other files are compiled into it; the kernels package drops the cache when any kernel
     source changes (kernels/__init__.py), so a kernel whose file did not change still runs its
@@ -306,6 +309,8 @@ def test_a_kernel_runs_its_helpers_code_after_only_the_helper_changes(tmp_path):
     (pkg / "kern.py").write_text("from numba import njit\nfrom .helper import h\n\n"
                                  "@njit(cache=True)\ndef k():\n    return h() * 10\n")
     env = {k: v for k, v in os.environ.items() if k != "NUMBA_CACHE_DIR"}
+    if cache_dir:  # (numba's cache under NUMBA_CACHE_DIR, not beside the sources)
+        env["NUMBA_CACHE_DIR"] = str(tmp_path / "numba-cache")
 
     def run():
         return subprocess.run([sys.executable, "-c", "from kpkg.kern import k; print(k())"],
@@ -313,7 +318,10 @@ def test_a_kernel_runs_its_helpers_code_after_only_the_helper_changes(tmp_path):
                               check=True).stdout.strip()
 
     assert run() == "10"
-    assert any(n.endswith(".nbi") for n in os.listdir(pkg / "__pycache__"))  # (it cached)
+    # it cached, beside the sources or under NUMBA_CACHE_DIR
+    cached = [os.path.join(d, n) for d, _, files in os.walk(tmp_path) for n in files
+              if n.endswith(".nbi")]
+    assert cached and all(("numba-cache" in p) == cache_dir for p in cached), cached
     (pkg / "helper.py").write_text("from numba import njit\n\n@njit\ndef h():\n    return 2\n")
     assert run() == "20"
 

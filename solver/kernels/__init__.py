@@ -32,16 +32,21 @@ def sources_digest(folder: str = _HERE) -> str:
     return h.hexdigest()
 
 
-def cache_folder(folder: str = _HERE) -> str:
+def cache_folder(folder: str = _HERE) -> str | None:
     """Where numba keeps the cached code of the kernels of ``folder``: beside them
-    (``__pycache__``), or under ``NUMBA_CACHE_DIR`` where that is set (asked of numba then)."""
+    (``__pycache__``), or under ``NUMBA_CACHE_DIR`` where that is set (asked of numba then;
+    None where this numba does not say)."""
     if not os.environ.get("NUMBA_CACHE_DIR"):
         return os.path.join(folder, "__pycache__")
-    from numba.core.caching import _UserProvidedCacheLocator  # (lazy: imports numba)
+    import numba.core.caching as caching  # (lazy: imports numba)
+    from numba import config
 
-    return os.path.join(os.path.abspath(os.environ["NUMBA_CACHE_DIR"]),
-                        _UserProvidedCacheLocator.get_suitable_cache_subpath(
-                            os.path.join(folder, "__init__.py")))
+    locator = (getattr(caching, "UserProvidedCacheLocator", None)
+               or getattr(caching, "_UserProvidedCacheLocator", None))
+    if locator is None or not config.CACHE_DIR:
+        return None
+    return os.path.join(config.CACHE_DIR,
+                        locator.get_suitable_cache_subpath(os.path.join(folder, "__init__.py")))
 
 
 def drop_stale_cache(folder: str = _HERE, cache: str | None = None, force: bool = False) -> int:
@@ -50,6 +55,8 @@ def drop_stale_cache(folder: str = _HERE, cache: str | None = None, force: bool 
     case); record their digest. Returns the number of files removed. Quietly does nothing
     where the cache cannot be written (numba then caches elsewhere or not at all)."""
     cache = cache or cache_folder(folder)
+    if cache is None:
+        return 0
     stamp = os.path.join(cache, STAMP)
     digest = sources_digest(folder)
     try:
