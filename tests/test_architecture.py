@@ -343,3 +343,14 @@ def test_the_kernel_cache_is_dropped_only_when_the_sources_change(tmp_path):
     (src / "a.py").write_text("x = 2\n")
     assert drop_stale_cache(str(src), str(cache)) == 1
     assert drop_stale_cache(str(src), str(cache)) == 0
+    # a file outside the folder that the kernels compile in (core/codes.py's constants)
+    codes = tmp_path / "codes.py"
+    codes.write_text("WIN = 1\n")
+    (cache / "a.k-3.py311.nbi").write_text("")
+    assert drop_stale_cache(str(src), str(cache), extra=[str(codes)]) == 1
+    assert drop_stale_cache(str(src), str(cache), extra=[str(codes)]) == 0
+    codes.write_text("WIN = 2\n")
+    assert drop_stale_cache(str(src), str(cache), extra=[str(codes)]) == 0  # (nothing cached)
+    (cache / "a.k-3.py311.nbi").write_text("")
+    codes.write_text("WIN = 3\n")
+    assert drop_stale_cache(str(src), str(cache), extra=[str(codes)]) == 1

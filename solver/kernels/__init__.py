@@ -2,10 +2,11 @@
 
 numba caches a kernel's compiled code (``cache=True``) under a key made of its own source
 file's time stamp and its own bytecode; the helpers it calls from other files (``turns``,
-``bits``, ``hashing``) are compiled into it, yet a change to their file alone leaves the cached
-code in use: a working tree (an editable install) would run the old helper after an edit or a
-``git pull``. So on import this package compares a digest of every kernel source with the one
-kept beside the cache, and drops the kernels' cached code when they differ (numba compiles
+``bits``, ``hashing``; the constants of ``core/codes.py``) are compiled into it, yet a change
+to their file alone leaves the cached code in use: a working tree (an editable install) would
+run the old helper after an edit or a ``git pull``. So on import this package compares a
+digest of every kernel source (and of ``core/codes.py``) with the one kept beside the cache,
+and drops the kernels' cached code when they differ (numba compiles
 again, once). An installed copy, whose files all change together, never needed it. (A process
 that was already running when the sources changed still compiles, and may cache, the code it
 imported: stop such runs before editing the kernels, or drop the cache once more after them:
@@ -18,17 +19,21 @@ import hashlib
 import os
 
 _HERE = os.path.dirname(os.path.abspath(__file__))
+#: the one module outside this folder whose names the kernels compile in (core/codes.py: the
+#: value codes and piece counts, constants to numba)
+CODES = os.path.join(os.path.dirname(_HERE), "core", "codes.py")
 #: the file beside numba's cache files that names the sources they were compiled from
 STAMP = "kernel-sources.sha256"
 
 
-def sources_digest(folder: str = _HERE) -> str:
-    """The sha256 of the names and contents of the ``.py`` files of ``folder``."""
+def sources_digest(folder: str = _HERE, extra=()) -> str:
+    """The sha256 of the names and contents of the ``.py`` files of ``folder`` and of the
+    files ``extra``."""
     h = hashlib.sha256()
-    for name in sorted(os.listdir(folder)):
-        if name.endswith(".py"):
-            with open(os.path.join(folder, name), "rb") as f:
-                h.update(name.encode() + b"\0" + f.read() + b"\0")
+    paths = [os.path.join(folder, n) for n in sorted(os.listdir(folder)) if n.endswith(".py")]
+    for path in paths + list(extra):
+        with open(path, "rb") as f:
+            h.update(os.path.basename(path).encode() + b"\0" + f.read() + b"\0")
     return h.hexdigest()
 
 
@@ -49,16 +54,17 @@ def cache_folder(folder: str = _HERE) -> str | None:
                         locator.get_suitable_cache_subpath(os.path.join(folder, "__init__.py")))
 
 
-def drop_stale_cache(folder: str = _HERE, cache: str | None = None, force: bool = False) -> int:
+def drop_stale_cache(folder: str = _HERE, cache: str | None = None, force: bool = False,
+                     extra=()) -> int:
     """Remove numba's cached code of the kernels of ``folder`` (from ``cache``, by default
     :func:`cache_folder`) unless it was compiled from the sources there now (``force``: in any
-    case); record their digest. Returns the number of files removed. Quietly does nothing
+    case; ``extra``: more files they are compiled from); record their digest. Returns the number of files removed. Quietly does nothing
     where the cache cannot be written (numba then caches elsewhere or not at all)."""
     cache = cache or cache_folder(folder)
     if cache is None:
         return 0
     stamp = os.path.join(cache, STAMP)
-    digest = sources_digest(folder)
+    digest = sources_digest(folder, extra)
     try:
         with open(stamp) as f:
             if f.read().strip() == digest and not force:
@@ -88,4 +94,4 @@ def drop_stale_cache(folder: str = _HERE, cache: str | None = None, force: bool 
     return removed
 
 
-drop_stale_cache()
+drop_stale_cache(extra=[CODES])
