@@ -6,8 +6,7 @@ file's time stamp and its own bytecode; the helpers it calls from other files (`
 to their file alone leaves the cached code in use: a working tree (an editable install) would
 run the old helper after an edit or a ``git pull``. So on import this package compares a
 digest of every kernel source (and of ``core/codes.py``) with the one kept beside the cache,
-and drops the kernels' cached code when they differ (numba compiles
-again, once). An installed copy, whose files all change together, never needed it. (A process
+and drops the kernels' cached code when they differ (numba compiles again, once). An installed copy, whose files all change together, never needed it. (A process
 that was already running when the sources changed still compiles, and may cache, the code it
 imported: stop such runs before editing the kernels, or drop the cache once more after them:
 ``python3 -c "import morris.kernels as k; k.drop_stale_cache(force=True)"``.)
@@ -55,15 +54,18 @@ def cache_folder(folder: str = _HERE) -> str | None:
 
 
 def drop_stale_cache(folder: str = _HERE, cache: str | None = None, force: bool = False,
-                     extra=()) -> int:
+                     extra=None) -> int:
     """Remove numba's cached code of the kernels of ``folder`` (from ``cache``, by default
     :func:`cache_folder`) unless it was compiled from the sources there now (``force``: in any
-    case; ``extra``: more files they are compiled from); record their digest. Returns the number of files removed. Quietly does nothing
+    case; ``extra``: more files they are compiled from, by default ``CODES`` for this folder's
+    kernels); record their digest. Returns the number of files removed. Quietly does nothing
     where the cache cannot be written (numba then caches elsewhere or not at all)."""
     cache = cache or cache_folder(folder)
     if cache is None:
         return 0
     stamp = os.path.join(cache, STAMP)
+    if extra is None:
+        extra = [CODES] if os.path.abspath(folder) == _HERE else []
     digest = sources_digest(folder, extra)
     try:
         with open(stamp) as f:
@@ -94,4 +96,4 @@ def drop_stale_cache(folder: str = _HERE, cache: str | None = None, force: bool 
     return removed
 
 
-drop_stale_cache(extra=[CODES])
+drop_stale_cache()
