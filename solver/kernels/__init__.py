@@ -6,9 +6,10 @@ file's time stamp and its own bytecode; the helpers it calls from other files (`
 to their file alone leaves the cached code in use: a working tree (an editable install) would
 run the old helper after an edit or a ``git pull``. So on import this package compares a
 digest of every kernel source (and of ``core/codes.py``) with the one kept beside the cache,
-and drops the kernels' cached code when they differ (numba compiles again, once). An installed copy, whose files all change together, never needed it. (A process
-that was already running when the sources changed still compiles, and may cache, the code it
-imported: stop such runs before editing the kernels, or drop the cache once more after them:
+and drops the kernels' cached code when they differ (numba compiles again, once). An
+installed copy, whose files all change together, never needed it. (A process that was already
+running when the sources changed still compiles, and may cache, the code it imported: stop
+such runs before editing the kernels, or drop the cache once more after them:
 ``python3 -c "import morris.kernels as k; k.drop_stale_cache(force=True)"``.)
 """
 
