@@ -1,5 +1,6 @@
 """The perfect hash: exhaustive checks on small subspaces, and kernels against plain Python."""
 
+from functools import lru_cache
 from itertools import combinations
 
 import numpy as np
@@ -169,15 +170,6 @@ def test_unindex_from_the_colex_table_gives_what_unindex_gives(name, m, o):
     and a slot's position from it is ``unindex_one``'s, used slots or not."""
     from math import comb
 
-    from numba import njit
-
-    from morris.kernels.hashing import unindex_from
-
-    @njit
-    def positions(T, Ob, U, uoff, m, o, idx, movers, opps):
-        for k in range(idx.shape[0]):
-            movers[k], opps[k] = unindex_from(T, Ob, U, uoff, m, o, idx[k])
-
     board = get_variant(name).board
     h = Hasher(board)
     length = board.n - o
@@ -193,6 +185,21 @@ def test_unindex_from_the_colex_table_gives_what_unindex_gives(name, m, o):
     movers, opps = np.zeros(len(idx), np.int64), np.zeros(len(idx), np.int64)
     # the table behind another one, as emit reads a pair's second part
     U = np.concatenate([np.zeros(7, np.int32), table])
-    positions(h.tables, h.orbits({m, o}), U, 7, m, o, idx, movers, opps)
+    _unindexed_from()(h.tables, h.orbits({m, o}), U, 7, m, o, idx, movers, opps)
     want_m, want_o, _ = h.unindex_batch(sub, idx)
     assert np.array_equal(movers, want_m) and np.array_equal(opps, want_o)
+
+
+@lru_cache(maxsize=1)
+def _unindexed_from():
+    """A kernel over ``unindex_from`` (compiled once for every case of the test above)."""
+    from numba import njit
+
+    from morris.kernels.hashing import unindex_from
+
+    @njit
+    def positions(T, Ob, U, uoff, m, o, idx, movers, opps):
+        for k in range(idx.shape[0]):
+            movers[k], opps[k] = unindex_from(T, Ob, U, uoff, m, o, idx[k])
+
+    return positions
