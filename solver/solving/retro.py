@@ -64,8 +64,11 @@ class PairLayout:
     offs: list
     nblocks: int
     #: per part: m, o, offset, slots, the other part's index, whether the opponent flies,
-    #: where its movers' unranks start (``_Levels.U``)
+    #: where its movers' unranks start in ``movers``
     table: np.ndarray
+    #: each part's movers by colex rank (``Hasher.colex_subsets``), one part after the other:
+    #: ``kernels.retro.emit`` reads a decided position's mover there
+    movers: np.ndarray
     st: np.ndarray
     flag0: np.ndarray
     flag1: np.ndarray
@@ -137,14 +140,13 @@ def lay_out(hasher: Hasher, top: Subspace, variant) -> PairLayout:
     total = offs[-1] + slots[-1]
     nblocks = -(-total // K.BLOCK)
     table = np.zeros((len(parts), 7), dtype=np.int64)
-    uoff = 0
+    movers = [hasher.colex_subsets(s.m, variant.board.n - s.o) for s in parts]
     for p, s in enumerate(parts):
         table[p] = (s.m, s.o, offs[p], slots[p], (1 - p) if len(parts) == 2 else 0,
-                    opponent_flies(variant, s), uoff)
-        uoff += comb(variant.board.n - s.o, s.m)
+                    opponent_flies(variant, s), sum(len(u) for u in movers[:p]))
     return PairLayout(
         name="/".join(s.name for s in parts), parts=parts, slots=slots, offs=offs, nblocks=nblocks,
-        table=table, st=np.full(nblocks * K.BLOCK, K.UNUSED, dtype=np.uint16),
+        table=table, movers=np.concatenate(movers), st=np.full(nblocks * K.BLOCK, K.UNUSED, dtype=np.uint16),
         flag0=np.zeros(nblocks, dtype=np.uint8), flag1=np.zeros(nblocks, dtype=np.uint8))
 
 
@@ -236,9 +238,6 @@ class _Levels:
         self.variant, self.pair = variant, pair
         self.T = hasher.tables
         self.Ob = hasher.orbits(pair_sizes(top))
-        # each part's movers by colex rank, one after the other (the table's P_UOFF)
-        self.U = np.concatenate([hasher.colex_subsets(s.m, variant.board.n - s.o)
-                                 for s in pair.parts])
         nthreads = numba.get_num_threads()
         self.ntask = max(2, 2 * nthreads)
         # a buffer per task and owner in ``apply`` (8 MB a task in all)
@@ -263,7 +262,7 @@ class _Levels:
             self.task_blk[t] = t
             self.task_slot[t] = t * K.UNIT
         while (self.task_blk < self.nunits).any():
-            K.emit(self.T, self.Ob, self.U, pair.table, len(pair.parts), pair.st,
+            K.emit(self.T, self.Ob, pair.movers, pair.table, len(pair.parts), pair.st,
                    d, flags, self.task_blk, self.task_slot, self.buf, self.buf_n, self.errors)
             apply(self.buf, self.buf_n, self.flags_next, self.newly, self.errors)
         return self.flags_next.any(axis=0).astype(np.uint8)
