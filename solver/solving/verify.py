@@ -111,15 +111,15 @@ def _forward_one(fr: FileReport, header, rep, sample):
     elif header.get("kind") == "draw" and header["phase"] == "movement":
         _verify_draws_movement(fr, header, directory, rep, sample)
     elif header.get("kind") == "draw":
-        _verify_placement(fr, header, directory, rep, sample, mode=2)
+        _verify_placement(fr, header, directory, rep, sample, mode=2, dtw_of=dtw_of)
     elif header.get("kind") == "dtw" and header["phase"] == "movement":
         _verify_movement(fr, header, directory, rep, sample, dtw=True, dtw_of=dtw_of)
     elif header.get("kind") == "dtw":
         _verify_placement(fr, header, directory, rep, sample, mode=1, dtw_of=dtw_of)
     elif header["phase"] != "movement":
-        _verify_placement(fr, header, directory, rep, sample)
+        _verify_placement(fr, header, directory, rep, sample, dtw_of=dtw_of)
     else:
-        _verify_movement(fr, header, directory, rep, sample)
+        _verify_movement(fr, header, directory, rep, sample, dtw_of=dtw_of)
     if "cursed_wins" in header:
         _verify_curse(fr, header)
     try:
@@ -136,13 +136,13 @@ def _stated(header: dict, counted: dict) -> str:
     return "ok"
 
 
-def _verify_header_stats(fr: FileReport, header, dtw_of=None):
+def _verify_header_stats(fr: FileReport, header, dtw_of):
     """Every statistic the header states, counted again from the file's own planes (over the
     slots that hold a position): a values file's positions, wins, draws, losses and longest
     win and loss; a dtw file's longest win and loss, and that the slots it names hold them; a
     draw-value file's count of each draw value and its longest draw distance. (A header whose
     statistics were changed, its checksum made good, passes every other check.) ``dtw_of``:
-    where a dtw plane comes from (:class:`DtwPlanes`; :func:`verifier_dtw` without one)."""
+    where a dtw plane comes from (:class:`DtwPlanes`)."""
     sub = Subspace.parse(header["subspace"])
     used = Hasher(BOARDS[header["board"]]).used_mask(sub)
     kind = header.get("kind", "values")
@@ -157,7 +157,7 @@ def _verify_header_stats(fr: FileReport, header, dtw_of=None):
         fr.header_stats = _stated(header, counted)
     elif kind == "dtw":
         vals = stored_values(beside(fr.path, "values")).copy()
-        dist = (dtw_of or verifier_dtw)(os.path.dirname(fr.path), sub, variant_from_fields(header))
+        dist = dtw_of(os.path.dirname(fr.path), sub, variant_from_fields(header))
         vals[~used] = UNUSED
         counted = {"positions": int(used.sum())}
         for name, code in (("win", WIN), ("loss", LOSS)):
@@ -245,8 +245,8 @@ def _inputs_ok(fr: FileReport, paths) -> bool:
     return True
 
 
-def _verify_movement(fr: FileReport, header, directory, rep, sample=None, dtw=False,
-                     dtw_of=None):
+def _verify_movement(fr: FileReport, header, directory, rep, sample=None, dtw=False, *,
+                     dtw_of):
     """Recompute every value and distance of a movement file from its successors' files: its
     dtc (a values file), or its dtw (``dtw``: a dtw file, checked against the values file of
     its subspace, the dtw and values files of its sibling and of the subspace below)."""
@@ -263,7 +263,7 @@ def _verify_movement(fr: FileReport, header, directory, rep, sample=None, dtw=Fa
         return
     try:
         planes = _movement_planes(directory, sub, sib, child, dtw, variant_from_fields(header),
-                                  dtw_of or verifier_dtw)
+                                  dtw_of)
     except CorruptDatabaseError as exc:
         fr.checksum = str(exc)
         return
@@ -285,7 +285,7 @@ def _verify_movement(fr: FileReport, header, directory, rep, sample=None, dtw=Fa
     _run_check(fr, header, sub, h, len(vals), sample, rep, check)
 
 
-def _verify_hand(fr: FileReport, header, directory, rep, sample=None, dtw=False, dtw_of=None):
+def _verify_hand(fr: FileReport, header, directory, rep, sample=None, dtw=False, *, dtw_of):
     """Recompute every value and distance (dtc, or dtw for a dtw file) of a hand subspace of the
     place-or-move game from the files of its sibling and of the subspaces its placements and
     removals lead to (kernels/verify.check_hand, on the verifier's turn generator)."""
@@ -305,7 +305,7 @@ def _verify_hand(fr: FileReport, header, directory, rep, sample=None, dtw=False,
         if s is None:
             return np.zeros(0, np.uint8), np.zeros(0, np.uint16)
         v, d = read_planes(file_in(directory, s))
-        d = (dtw_of or verifier_dtw)(directory, s, variant) if dtw else d
+        d = dtw_of(directory, s, variant) if dtw else d
         return np.ascontiguousarray(v, np.uint8), np.ascontiguousarray(d, np.uint16)
 
     try:
@@ -505,8 +505,8 @@ def children_planes(sub: Subspace, reads, planes, dist_type=np.uint8):
     return cinfo, arrays, sizes
 
 
-def _verify_placement(fr: FileReport, header, directory, rep, sample=None, mode=0,
-                      dtw_of=None):
+def _verify_placement(fr: FileReport, header, directory, rep, sample=None, mode=0, *,
+                      dtw_of):
     """Recompute a placement file from its children's files with kernels/verify.check_placement
     (code that shares nothing with the sweep that wrote it) and compare. ``mode``: 0 a values
     file, 1 a dtw file (its planes from ``dtw_of``, as :func:`verifier_dtw`), 2 a draw-value
@@ -527,7 +527,7 @@ def _verify_placement(fr: FileReport, header, directory, rep, sample=None, mode=
 
     def side_of(s):
         if mode == 1:
-            return (dtw_of or verifier_dtw)(directory, s, variant)
+            return dtw_of(directory, s, variant)
         return read_draws(file_in(directory, s, side_kind), distances=False)[0]
 
     def planes(c):
