@@ -130,10 +130,10 @@ def link_all_but(db, out, variant_name, name) -> list:
     from morris.core.variants import get_variant
     from morris.database.folders import ruleset_dir, subspace_of
     from morris.hashing.subspaces import Subspace
+    from morris.solving.jobs import job_for
 
-    sub = Subspace.parse(name)
-    mine = {s.name for s in (sub.pair if not sub.placement else (sub,))}
     variant = get_variant(variant_name)
+    mine = {s.name for s in job_for(Subspace.parse(name), variant).subspaces}
     src, dst = ruleset_dir(db, variant), ruleset_dir(out, variant)
     os.makedirs(dst, exist_ok=True)
     own = []
