@@ -55,10 +55,11 @@ WIN_KEY = 1024
 
 @lru_cache(maxsize=2)
 def child_keys(switched):
-    """keys[f, byte] (made once for each value of ``switched``; not to be written): the key (above) of a child whose packed byte (``value | dtc << 2``, its
-    value for its own side to move) is ``byte``, reached by a move that ends the stretch of
-    placements counted by dtc (f = 1: it removes, or it is the last placement; dd = 1) or not
-    (f = 0: dd = dtc + 1); ``switched``: the turn passes, so the child's win is the mover's
+    """keys[f, byte] (made once for each value of ``switched``; not to be written): the key
+    (above) of a child whose packed byte (``value | dtc << 2``, its value for its own side to
+    move) is ``byte``, reached by a move that ends the stretch of placements counted by dtc
+    (f = 1: it removes, or it is the last placement; dd = 1) or not (f = 0: dd = dtc + 1);
+    ``switched``: the turn passes, so the child's win is the mover's
     loss. The table lets the sweep take a maximum where it would branch on every child's
     value (a branch it cannot predict)."""
     keys = np.zeros((2, 256), dtype=np.int64)
