@@ -192,3 +192,28 @@ def test_search_needs_the_movement_databases(tmp_path):
     (tmp_path / "standard").mkdir()
     with pytest.raises(MissingSubspaceError, match="needs the movement subspace 3-3"):
         PlacementSearch(tmp_path, get_variant("standard-3"))
+
+
+@pytest.mark.parametrize("variant_name", ["six", "standard-4"])
+def test_values_sweep_that_stops_early_writes_the_planes_of_the_full_one(whole_game, variant_name):
+    """A values-only sweep stops at a move nothing can beat (``TOP_KEY``, ``top_move``); the
+    sweep with dtw looks at every move (``whole_game``'s files come from it). Every placement
+    subspace swept again without dtw: the same values and dtc, and the early stop was taken."""
+    from morris.database.folders import file_path, read_planes
+    from morris.hashing.index import Hasher
+    from morris.hashing.subspaces import placement_subspaces
+    from morris.kernels.placement import TOP_KEY
+    from morris.solving.placement import evaluate, load_children
+
+    v = get_variant(variant_name)
+    db = whole_game(variant_name)
+    hasher = Hasher(v.board)
+    wins_in_one = 0
+    for sub in placement_subspaces(v):
+        values, dtc = evaluate(v, sub, load_children(db, v, sub), hasher)
+        want_values, want_dtc = read_planes(file_path(db, v, sub), with_dtc=True)
+        used = values != 3  # (a file's unused slots hold a neighbour's value and distance)
+        assert np.array_equal(values[used], want_values[used]), sub
+        assert np.array_equal(dtc[used], want_dtc[used]), sub
+        wins_in_one += int(np.count_nonzero((values == 1) & (dtc == 1)))
+    assert TOP_KEY == 1023 and wins_in_one > 1000  # positions where the sweep could stop

@@ -51,6 +51,10 @@ _BIG = 1 << 30
 #: best move has the greatest key, so a position's value and dtc is its greatest key decoded
 DRAW_KEY = 256
 WIN_KEY = 1024
+#: the greatest key there is, a win in one ply: once a move has it, the others cannot change a
+#: position's value or dtc (nor its draw value: it is no draw), and the values' sweep stops
+#: looking (``top_move``: also at ``TOP_KEY - 1`` once no move left can win in one ply)
+TOP_KEY = WIN_KEY - 1
 
 
 @lru_cache(maxsize=2)
@@ -97,6 +101,21 @@ def decode_key(best):
     if best == DRAW_KEY:
         return DRAW
     return LOSS | (best << 2)
+
+
+@njit(inline="always", **_NJ)
+def top_move(turns, nt, kflag, kfixed):
+    """The last of the ``nt`` turns that may win in one ply (``TOP_KEY``): one that removes or
+    ends the placements, or whose child the counts decide (-1 if none). Every other move wins
+    in two plies at best (its child, a placement position read from its plane, is lost in one
+    ply at least), so once ``best`` is ``TOP_KEY - 1`` only the turns up to this one can raise
+    it."""
+    last = -1
+    for u in range(nt):
+        k = popcount(turns[u, 2])
+        if kflag[k] or kfixed[k] >= 0:
+            last = u
+    return last
 
 
 @njit(inline="always", **_NJ)
@@ -225,6 +244,7 @@ def _sweep_rows(T, Ob, dm, m, o, out, cinfo, c0, c1, c2, w0, w1, w2, wout, v0, v
             worst_w = 0
             best_dv = -_BIG
             nt = placements(T, dm, M, O, q_closed, turns)
+            last_top = top_move(turns, nt, kflag, kfixed)
             for u in range(nt):
                 q = turns[u, 1]
                 R = turns[u, 2]
@@ -255,6 +275,8 @@ def _sweep_rows(T, Ob, dm, m, o, out, cinfo, c0, c1, c2, w0, w1, w2, wout, v0, v
                 if with_dtw:
                     best_win_w = min(best_win_w, w + 1 if key > DRAW_KEY else _BIG)
                     worst_w = max(worst_w, w + 1)
+                elif best >= TOP_KEY - 1 and (best == TOP_KEY or u >= last_top):
+                    break  # no move left can raise ``best`` (the dtw needs every move)
                 if with_dv:  # (a select on the key, not a branch)
                     best_dv = max(best_dv, (-dv if switched else dv) if key == DRAW_KEY else -_BIG)
             res = decode_key(best)
