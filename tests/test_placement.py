@@ -202,7 +202,7 @@ def test_values_sweep_that_stops_early_writes_the_planes_of_the_full_one(whole_g
     from morris.database.folders import file_path, read_planes
     from morris.hashing.index import Hasher
     from morris.hashing.subspaces import placement_subspaces
-    from morris.kernels.placement import TOP_KEY
+    from morris.kernels.placement import TOP_KEY, WIN_KEY
     from morris.solving.placement import evaluate, load_children
 
     v = get_variant(variant_name)
@@ -216,4 +216,4 @@ def test_values_sweep_that_stops_early_writes_the_planes_of_the_full_one(whole_g
         assert np.array_equal(values[used], want_values[used]), sub
         assert np.array_equal(dtc[used], want_dtc[used]), sub
         wins_in_one += int(np.count_nonzero((values == 1) & (dtc == 1)))
-    assert TOP_KEY == 1023 and wins_in_one > 1000  # positions where the sweep could stop
+    assert TOP_KEY == WIN_KEY - 1 and wins_in_one > 1000  # positions where the sweep could stop
