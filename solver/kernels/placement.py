@@ -246,7 +246,7 @@ def _sweep_rows(T, Ob, dm, m, o, out, cinfo, c0, c1, c2, w0, w1, w2, wout, v0, v
             worst_w = 0
             best_dv = -_BIG
             nt = placements(T, dm, M, O, q_closed, turns)
-            last_top = top_move(turns, nt, kflag, kfixed)
+            last_top = nt if with_dtw else top_move(turns, nt, kflag, kfixed)
             for u in range(nt):
                 q = turns[u, 1]
                 R = turns[u, 2]
