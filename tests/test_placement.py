@@ -200,6 +200,7 @@ def test_values_sweep_that_stops_early_writes_the_planes_of_the_full_one(whole_g
     sweep with dtw looks at every move (``whole_game``'s files come from it). Every placement
     subspace swept again without dtw: the same values and dtc, and wins in one ply (where it
     stops) among them."""
+    from morris.core.codes import UNUSED, WIN
     from morris.database.folders import file_path, read_planes
     from morris.hashing.index import Hasher
     from morris.hashing.subspaces import placement_subspaces
@@ -213,8 +214,8 @@ def test_values_sweep_that_stops_early_writes_the_planes_of_the_full_one(whole_g
     for sub in placement_subspaces(v):
         values, dtc = evaluate(v, sub, load_children(db, v, sub), hasher)
         want_values, want_dtc = read_planes(file_path(db, v, sub), with_dtc=True)
-        used = values != 3  # (a file's unused slots hold a neighbour's value and distance)
+        used = values != UNUSED  # (a file's unused slots hold a neighbour's value and distance)
         assert np.array_equal(values[used], want_values[used]), sub
         assert np.array_equal(dtc[used], want_dtc[used]), sub
-        wins_in_one += int(np.count_nonzero((values == 1) & (dtc == 1)))
+        wins_in_one += int(np.count_nonzero((values == WIN) & (dtc == 1)))
     assert TOP_KEY == WIN_KEY - 1 and wins_in_one > 1000  # positions where the sweep could stop

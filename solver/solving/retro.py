@@ -146,7 +146,8 @@ def lay_out(hasher: Hasher, top: Subspace, variant) -> PairLayout:
                     opponent_flies(variant, s), sum(len(u) for u in movers[:p]))
     return PairLayout(
         name="/".join(s.name for s in parts), parts=parts, slots=slots, offs=offs, nblocks=nblocks,
-        table=table, movers=np.concatenate(movers), st=np.full(nblocks * K.BLOCK, K.UNUSED, dtype=np.uint16),
+        table=table, movers=np.concatenate(movers),
+        st=np.full(nblocks * K.BLOCK, K.UNUSED, dtype=np.uint16),
         flag0=np.zeros(nblocks, dtype=np.uint8), flag1=np.zeros(nblocks, dtype=np.uint8))
 
 
