@@ -153,3 +153,32 @@ def test_numba_turns_match_python_turns(var):
             fast = sorted(tuple(int(x) for x in row) for row in out[start[i]:start[i + 1]])
             ref = sorted(p.legal_turns())
             assert fast == ref, p
+
+
+@pytest.mark.parametrize("var", ["standard", "six", "morabaraba"])
+def test_the_sweeps_split_placements_are_the_python_turns(var):
+    """turns.mill_placements (the placements that close a mill, each with its removals) and one
+    quiet placement on every other empty point: the placement turns of rules.py, for random
+    placement positions (both removal rules; positions whose placements close mills included)."""
+    from morris.kernels.bitboard import MAX_TURNS, closed_mills
+    from morris.kernels.turns import mill_placements, mill_points
+
+    rows = np.empty((MAX_TURNS, 3), dtype=np.int64)
+    closers = 0
+    for dm in (1, 2):
+        v = get_variant(var, double_mill_removes=dm)
+        T = board_tables(v.board)
+        for p in random_positions(v, 120, seed=10 + dm):
+            if p.mover_hand == 0:
+                continue
+            M, O = p.mover, p.opponent
+            free = T.full & ~M
+            closed = np.array([closed_mills(T, M | (1 << q), q) if free >> q & 1 else 0
+                               for q in range(v.board.n)], dtype=np.int64)
+            mills = mill_points(free, closed)
+            n = mill_placements(T, dm, O, mills & ~O, closed, rows)
+            got = [tuple(int(x) for x in r) for r in rows[:n]]
+            got += [(-1, q, 0) for q in range(v.board.n) if (free & ~(O | mills)) >> q & 1]
+            assert sorted(got) == sorted(p.legal_turns()), p
+            closers += n > 0
+    assert closers > 10  # (positions with a placement that closes a mill were met)

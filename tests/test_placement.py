@@ -196,8 +196,9 @@ def test_search_needs_the_movement_databases(tmp_path):
 
 @pytest.mark.parametrize("variant_name", ["six", "standard-4"])
 def test_values_sweep_that_stops_early_writes_the_planes_of_the_full_one(whole_game, variant_name):
-    """A values-only sweep stops at a move nothing can beat (``TOP_KEY``, ``top_move``); the
-    sweep with dtw looks at every move (``whole_game``'s files come from it). Every placement
+    """A values-only sweep stops at a move nothing can beat (``TOP_KEY``; it looks at the
+    placements that close a mill first, then at the quiet ones); the sweep with dtw looks at
+    every move (``whole_game``'s files come from it). Every placement
     subspace swept again without dtw: the same values and dtc, and wins in one ply (where it
     stops) among them."""
     from morris.core.codes import UNUSED, WIN

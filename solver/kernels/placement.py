@@ -21,9 +21,10 @@ image whose mover mask is its orbit's representative.
 A position's value and dtc are the greatest of its moves' keys (``child_keys``: a win sooner
 beats a win later beats a draw beats a loss later beats a loss sooner), a maximum taken without
 a branch on the child's value, which no predictor guesses (25% of the sweep's time on standard
-6-5+2+2). Without a dtw plane the sweep stops at a move no other can beat (``TOP_KEY``,
-``top_move``): 30-55% less time in the layers where the second player places. Results are
-packed into one byte, value | dtc << 2 (placement distances are at most
+6-5+2+2). Without a dtw plane the sweep stops at a move no other can beat (``TOP_KEY``): it
+looks at the placements that close a mill first, then at the quiet ones, and stops once
+nothing left can raise its best key (30-55% less time in the layers where the second player
+places). Results are packed into one byte, value | dtc << 2 (placement distances are at most
 the pieces left to place, far below 64), and placement child planes are read packed the same
 way: one load per child. Unused slots keep the UNUSED code the output was filled with.
 
@@ -43,7 +44,7 @@ from .bitboard import closed_mills, count_result, switches, turn_rows
 from .bits import ctz, popcount, prefetch
 from .hashing import anchor, colex_rank, compress, expand, index_one, next_subset, ranked, sym_image
 from .jit import CHUNK, run_spans
-from .turns import placements
+from .turns import mill_placements, mill_points
 
 _NJ = dict(cache=True, nogil=True)
 _BIG = 1 << 30
@@ -55,7 +56,7 @@ DRAW_KEY = 256
 WIN_KEY = 1024
 #: the greatest key there is, a win in one ply: once a move has it, the others cannot change a
 #: position's value or dtc (nor its draw value: it is no draw), and the values' sweep stops
-#: looking (``top_move``: also at ``TOP_KEY - 1`` once no move left can win in one ply)
+#: looking (also at ``TOP_KEY - 1`` once no move left can win in one ply: ``_sweep_rows``)
 TOP_KEY = WIN_KEY - 1
 
 
@@ -103,21 +104,6 @@ def decode_key(best):
     if best == DRAW_KEY:
         return DRAW
     return LOSS | (best << 2)
-
-
-@njit(inline="always", **_NJ)
-def top_move(turns, nt, kflag, kfixed):
-    """The last of the ``nt`` turns that may win in one ply (``TOP_KEY``): one that removes or
-    ends the placements, or whose child the counts decide (-1 if none). Every other move wins
-    in two plies at best (its child, a placement position read from its plane, is lost in one
-    ply at least), so once ``best`` is ``TOP_KEY - 1`` only the turns up to this one can raise
-    it."""
-    last = -1
-    for u in range(nt):
-        k = popcount(turns[u, 2])
-        if kflag[k] or kfixed[k] >= 0:
-            last = u
-    return last
 
 
 @njit(inline="always", **_NJ)
@@ -219,9 +205,14 @@ def _sweep_rows(T, Ob, dm, m, o, out, cinfo, c0, c1, c2, w0, w1, w2, wout, v0, v
                 switched, n_opp, base, a, b, keys, kfixed, kflag, turns, q_closed, q_orbit, q_s,
                 q_rep, q_stab, bit, img, blocks):
     """One chunk of ``placement_sweep``: the mover representatives ``a .. b - 1`` (``keys``,
-    ``kfixed``, ``kflag``: ``child_keys`` and ``fixed_children``)."""
+    ``kfixed``, ``kflag``: ``child_keys`` and ``fixed_children``). The placements that close a
+    mill come first (``turns.mill_placements``), then one quiet placement on each other empty
+    point. Without a dtw plane the sweep stops at ``TOP_KEY``, or at ``TOP_KEY - 1`` once only
+    quiet placements are left that cannot win in one ply (``stop_at``: neither the last
+    placement nor a child the counts decide): nothing left could raise ``best``."""
     with_dtw = wout.shape[0] > 0
     with_dv = vout.shape[0] > 0
+    stop_at = TOP_KEY if (kflag[0] or kfixed[0] >= 0) else TOP_KEY - 1
     for k in range(3):
         if switched:
             blocks[k] = T.binom[n - cinfo[k, 1], cinfo[k, 0]]
@@ -230,6 +221,7 @@ def _sweep_rows(T, Ob, dm, m, o, out, cinfo, c0, c1, c2, w0, w1, w2, wout, v0, v
         free = T.full & ~M
         per_placement(T, Ob, m, M, free, switched, q_closed, q_orbit, q_s, q_rep, q_stab, bit,
                       img)
+        mills = mill_points(free, q_closed)
         prev = 0
         x = (1 << o) - 1  # the opponent's mask compressed onto the free points (colex order)
         for _ in range(n_opp):
@@ -245,11 +237,21 @@ def _sweep_rows(T, Ob, dm, m, o, out, cinfo, c0, c1, c2, w0, w1, w2, wout, v0, v
             best_win_w = _BIG
             worst_w = 0
             best_dv = -_BIG
-            nt = placements(T, dm, M, O, q_closed, turns)
-            last_top = nt if with_dtw else top_move(turns, nt, kflag, kfixed)
-            for u in range(nt):
-                q = turns[u, 1]
-                R = turns[u, 2]
+            nt = mill_placements(T, dm, O, mills & ~O, q_closed, turns)
+            e = free & ~(O | mills)  # the quiet placements
+            u = 0
+            while True:
+                if u < nt:
+                    q = turns[u, 1]
+                    R = turns[u, 2]
+                    u += 1
+                elif e and (with_dtw or best < stop_at):  # (the dtw needs every move)
+                    qb = e & -e
+                    e ^= qb
+                    q = ctz(qb)
+                    R = 0
+                else:
+                    break
                 k = popcount(R)
                 byte = kfixed[k]  # the counts decide the child, or it is read (-1)
                 w = np.int64(0)
@@ -277,8 +279,8 @@ def _sweep_rows(T, Ob, dm, m, o, out, cinfo, c0, c1, c2, w0, w1, w2, wout, v0, v
                 if with_dtw:
                     best_win_w = min(best_win_w, w + 1 if key > DRAW_KEY else _BIG)
                     worst_w = max(worst_w, w + 1)
-                elif best >= TOP_KEY - 1 and (best == TOP_KEY or u >= last_top):
-                    break  # no move left can raise ``best`` (the dtw needs every move)
+                elif best == TOP_KEY:
+                    break
                 if with_dv:  # (a select on the key, not a branch)
                     best_dv = max(best_dv, (-dv if switched else dv) if key == DRAW_KEY else -_BIG)
             res = decode_key(best)

@@ -3,11 +3,12 @@ a position and where its children lie in the perfect hash.
 
 Every forward step of the solver goes through here: the count phases of the values, dtw and
 draw-value passes (``movement_children``), the wins of a pruned dtw file (``every_child``),
-the placement sweep and the placement search
-(``placements``). The backward step (un-moves, ``retro.emit``) is the only other statement of
-the movement rules in the solver. The verifier does not use this module: it takes its turns from
-``bitboard.gen_turns`` and its slots from ``hashing.index_one`` (tests/test_architecture.py
-checks that it imports nothing of the solver), so the two routes check each other.
+the placement search (``placements``) and the placement sweep (the same turns split:
+``mill_points``, ``mill_placements``). The backward step (un-moves, ``retro.emit``) is the
+only other statement of the movement rules in the solver. The verifier does not use this
+module: it takes its turns from ``bitboard.gen_turns`` and its slots from
+``hashing.index_one`` (tests/test_architecture.py checks that it imports nothing of the
+solver), so the two routes check each other.
 
 Contracts (arrays and scalars in, a buffer the caller owns written):
 
@@ -27,6 +28,9 @@ Contracts (arrays and scalars in, a buffer the caller owns written):
   returns the number of turns, written as turn rows ``(-1, to, removed)`` like
   ``bitboard.gen_turns``': the point placed on and the mask of the pieces removed (0 for none),
   one row per set of pieces the rules let it remove (``bitboard.removal_turns``).
+- ``mill_points(free, closed)`` and ``mill_placements(T, dm, O, mills, closed, rows)``: the
+  same turns split, for the sweep: the rows of the placements that close a mill, on the points
+  ``mills``; every other empty point is one quiet placement.
 
 The rules themselves (which mills a move closes, which pieces may be removed, who flies) are the
 primitives of ``bitboard.py``, shared with the verifier's generator: a rule is stated once.
@@ -38,7 +42,8 @@ import numpy as np
 from numba import njit
 
 from ..core.codes import LOSE_BELOW
-from .bitboard import MAX_TURNS, NO_TABLE, closed_mills, flies, placement_turns, removable  # noqa: F401 (NO_TABLE: for callers)
+from .bitboard import NO_TABLE  # noqa: F401 (for callers)
+from .bitboard import MAX_TURNS, closed_mills, flies, placement_turns, removable, removal_turns
 from .bits import ctz
 from .hashing import anchor, ranked, sym_image
 
@@ -128,6 +133,38 @@ def placements(T, dm, M, O, closed, rows):
     mask), or ``NO_TABLE``. A placement is the same turn for the solver and the verifier:
     ``bitboard.placement_turns`` states it."""
     return placement_turns(T, dm, M, O, closed, rows)
+
+
+@njit(inline="always", **_NJ)
+def mill_points(free, closed):
+    """The points of ``free`` where a placement closes a mill, for a mover mask whose placements
+    close ``closed[q]`` mills on each free point q (the table the sweep keeps per mover mask)."""
+    out = 0
+    f = free
+    while f:
+        qb = f & -f
+        f ^= qb
+        if closed[ctz(qb)]:
+            out |= qb
+    return out
+
+
+@njit(inline="always", **_NJ)
+def mill_placements(T, dm, O, mills, closed, rows):
+    """The placement turns that close a mill, as ``placements`` writes them (rows (-1, to,
+    removed), one per set of pieces the rules let it remove), for the empty points ``mills`` of
+    ``mill_points``; returns how many. With them, one quiet placement (nothing removed) on each
+    other empty point makes ``placements``' turns, in another order: the sweep takes the turns
+    that remove first and walks the quiet points itself (tests/test_turns.py checks the two
+    sets equal)."""
+    n = 0
+    e = mills
+    while e:
+        qb = e & -e
+        e ^= qb
+        q = ctz(qb)
+        n = removal_turns(T, dm, O, -1, q, closed[q], rows, n)
+    return n
 
 
 @njit(inline="always", **_NJ)
