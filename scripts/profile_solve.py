@@ -2,6 +2,7 @@
 
     python3 scripts/profile_solve.py --out /tmp/morris-prof --max-pieces 6 [--phase all] [--dtw] [--draws]
     python3 scripts/profile_solve.py --out /tmp/morris-prof --db tb --alone 8-8 [--runs 3]
+    python3 scripts/profile_solve.py --out /tmp/morris-prof --db tb --alone 6-6 --rules cetinsgame
 
 Runs the solve in this process (as ``morris solve`` does without --jobs or --dask) with each
 named phase of the library timed: the movement pair's count, propagation and finish (values,
@@ -97,6 +98,7 @@ def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--out", required=True)
     ap.add_argument("--variant", default="standard")
+    ap.add_argument("--rules", default=None, help="a preset (morris rules), for --variant")
     ap.add_argument("--max-pieces", type=int, default=None)
     ap.add_argument("--phase", default="movement", choices=["movement", "placement", "all"])
     ap.add_argument("--dtw", action="store_true")
@@ -113,7 +115,7 @@ def main(argv=None):
         return report(profile(args), args.json, vars(args))
     status = 0
     for run in range(args.runs):
-        own = link_all_but(args.db, args.out, args.variant, args.alone)
+        own = link_all_but(args.db, args.out, variant_of(args), args.alone)
         result = profile(args, targets=[args.alone])
         differ = [os.path.basename(dst) for src, dst in own if not same_bytes(src, dst)]
         print(f"run {run + 1}: {args.alone} alone, its {len(own)} files "
@@ -124,16 +126,25 @@ def main(argv=None):
     return status
 
 
-def link_all_but(db, out, variant_name, name) -> list:
-    """Link every file of ``db``'s ruleset folder into ``out``'s but those of the job holding
-    subspace ``name`` (removed from ``out``); returns [(db's file, out's path)] of those."""
+def variant_of(args):
+    """The variant ``--variant`` and ``--rules`` name."""
     from morris.core.variants import get_variant
+
+    return get_variant(rules=args.rules) if args.rules else get_variant(args.variant)
+
+
+def link_all_but(db, out, variant, name) -> list:
+    """Link every file of ``db``'s ruleset folder into ``out``'s but those of the job holding
+    subspace ``name`` (removed from ``out``); returns [(db's file, out's path)] of those. Under
+    a no-removal limit, the unlimited twin's folder is linked whole (the job reads its twin)."""
     from morris.database.folders import ruleset_dir, subspace_of
     from morris.hashing.subspaces import Subspace
     from morris.solving.jobs import job_for
 
-    variant = get_variant(variant_name)
-    mine = {s.name for s in job_for(Subspace.parse(name), variant).subspaces}
+    if variant.limited:
+        link_all_but(db, out, variant.unlimited, "-")
+    mine = {s.name for s in job_for(Subspace.parse(name), variant).subspaces} if name != "-" \
+        else set()
     src, dst = ruleset_dir(db, variant), ruleset_dir(out, variant)
     os.makedirs(dst, exist_ok=True)
     own = []
@@ -157,14 +168,13 @@ def same_bytes(a, b) -> bool:
 def profile(args, targets=None):
     """(phase profile, kernel profile, total seconds) of one solve as ``args`` asks."""
     from morris.core.progress import Reporter
-    from morris.core.variants import get_variant
     from morris.hashing.subspaces import Subspace
     from morris.solving.schedule import solve
 
     prof, kern = Profile(), Profile()
     with prof.installed(), kern.installed(KERNELS):
         t0 = time.perf_counter()
-        solve(args.out, get_variant(args.variant),
+        solve(args.out, variant_of(args),
               targets=targets and [Subspace.parse(t) for t in targets],
               max_pieces=args.max_pieces, phase=args.phase,
               reporter=Reporter(quiet=True), dtw=args.dtw, draws=args.draws)
