@@ -99,6 +99,7 @@ def main(argv=None):
     ap.add_argument("--out", required=True)
     ap.add_argument("--variant", default="standard")
     ap.add_argument("--rules", default=None, help="a preset (morris rules), for --variant")
+    ap.add_argument("--no-removal-limit", type=int, default=None, help="(with --variant)")
     ap.add_argument("--max-pieces", type=int, default=None)
     ap.add_argument("--phase", default="movement", choices=["movement", "placement", "all"])
     ap.add_argument("--dtw", action="store_true")
@@ -127,10 +128,12 @@ def main(argv=None):
 
 
 def variant_of(args):
-    """The variant ``--variant`` and ``--rules`` name."""
+    """The variant ``--variant`` (with ``--no-removal-limit``) or ``--rules`` names."""
     from morris.core.variants import get_variant
 
-    return get_variant(rules=args.rules) if args.rules else get_variant(args.variant)
+    if args.rules:
+        return get_variant(rules=args.rules)
+    return get_variant(args.variant, no_removal_limit=args.no_removal_limit)
 
 
 def link_all_but(db, out, variant, name) -> list:

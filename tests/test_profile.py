@@ -99,3 +99,27 @@ def test_the_compression_study_compresses_as_the_writer_does(standard5, capsys):
     assert out[3][0] != held  # (another level is another size: the study measures something)
     assert compression_levels.main(["--db", str(standard5), "--levels", "3"]) == 0
     assert f"{held:,}" in capsys.readouterr().out
+
+
+def test_a_limited_job_alone_links_its_twin(tmp_path, capsys):
+    """profile_solve.py --alone under a no-removal limit: the job reads its unlimited twin (the
+    same subspaces' files without the limit), which is linked whole beside the limited folder's
+    other files; the job's own files come out the same as --db's."""
+    import profile_solve
+
+    from morris.core.variants import get_variant
+    from morris.database.folders import ruleset_dir
+    from morris.solving.schedule import solve
+    from morris.core.progress import Reporter
+
+    db, out = tmp_path / "db", tmp_path / "prof"
+    limited = get_variant("standard-4", no_removal_limit=12)
+    solve(str(db), limited, reporter=Reporter(quiet=True))  # (the twin first, by itself)
+    assert profile_solve.main(["--out", str(out), "--db", str(db), "--alone", "4-3", "--variant",
+                               "standard-4", "--no-removal-limit", "12"]) == 0
+    assert "4-3 alone, its 2 files the same as --db's" in capsys.readouterr().out
+    lim, twin = ruleset_dir(out, limited), ruleset_dir(out, limited.unlimited)
+    assert {f for f in os.listdir(lim) if not os.path.islink(os.path.join(lim, f))} == \
+        {"4-3.mtb", "3-4.mtb"}
+    assert os.listdir(twin) and all(os.path.islink(os.path.join(twin, f))
+                                    for f in os.listdir(twin))
