@@ -155,8 +155,8 @@ def mill_placements(T, dm, O, mills, closed, rows):
     removed), one per set of pieces the rules let it remove), for the empty points ``mills`` of
     ``mill_points``; returns how many. With them, one quiet placement (nothing removed) on each
     other empty point makes ``placements``' turns, in another order: the sweep takes the turns
-    that remove first and walks the quiet points itself (tests/test_turns.py checks the two
-    sets equal)."""
+    that close a mill first and walks the quiet points itself (tests/test_movegen.py checks the
+    two sets equal against rules.py)."""
     n = 0
     e = mills
     while e:
