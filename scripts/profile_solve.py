@@ -140,14 +140,21 @@ def link_all_but(db, out, variant, name) -> list:
     """Link every file of ``db``'s ruleset folder into ``out``'s but those of the job holding
     subspace ``name`` (removed from ``out``); returns [(db's file, out's path)] of those. Under
     a no-removal limit, the unlimited twin's folder is linked whole (the job reads its twin)."""
-    from morris.database.folders import ruleset_dir, subspace_of
     from morris.hashing.subspaces import Subspace
     from morris.solving.jobs import job_for
 
     if variant.limited:
-        link_all_but(db, out, variant.unlimited, "-")
-    mine = {s.name for s in job_for(Subspace.parse(name), variant).subspaces} if name != "-" \
-        else set()
+        link_folder(db, out, variant.unlimited, set())
+    return link_folder(db, out, variant,
+                       {s.name for s in job_for(Subspace.parse(name), variant).subspaces})
+
+
+def link_folder(db, out, variant, mine) -> list:
+    """Link every file of ``db``'s ruleset folder of ``variant`` into ``out``'s but those of the
+    subspaces named in ``mine`` (removed from ``out``); returns [(db's file, out's path)] of
+    those."""
+    from morris.database.folders import ruleset_dir, subspace_of
+
     src, dst = ruleset_dir(db, variant), ruleset_dir(out, variant)
     os.makedirs(dst, exist_ok=True)
     own = []
