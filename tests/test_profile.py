@@ -123,3 +123,15 @@ def test_a_limited_job_alone_links_its_twin(tmp_path, capsys):
         {"4-3.mtb", "3-4.mtb"}
     assert os.listdir(twin) and all(os.path.islink(os.path.join(twin, f))
                                     for f in os.listdir(twin))
+
+
+def test_the_sweeps_hottest_offsets_are_counted_inside_the_function_only():
+    import perf_sweep as perf
+    base = 0x7000
+    samples = [base + 4, base + 4, base + 9, base - 1, base + 0x100, base + 4, base + 9, 5]
+    top, inside = perf.hottest(samples, base, 0x100, 2)
+    assert top == [(4, 3), (9, 2)]
+    assert inside == 5  # base - 1, base + 0x100 and 5 lie outside [base, base + 0x100)
+    asm = ["   0:\tnop", "   4:\tmov (%rax),%rbx", "   9:\tret", "   a:\tnop"]
+    assert perf.around(asm, 9, before=1) == asm[1:4]
+    assert perf.around(asm, 0x30) == []
