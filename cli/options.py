@@ -40,7 +40,7 @@ class MorrisGroup(click.Group):
         except MorrisError as exc:
             click.echo(error_line(exc, ctx.meta.get("morris.db")), err=True)
             ctx.exit(exc.exit_status)
-        except (MemoryError, OSError) as exc:  # any command, out of memory or disk: exit 4
+        except (MemoryError, OSError, RuntimeError) as exc:  # out of memory or disk: exit 4
             why = out_of_room(exc)
             if why is None:
                 raise

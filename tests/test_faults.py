@@ -124,6 +124,23 @@ def test_verify_reports_a_folder_named_like_a_file_and_a_file_in_the_wrong_folde
     assert "ok   " + str(db / "standard" / "3-3.mtb") in out
 
 
+def test_verify_follows_a_linked_rule_set_folder_and_ends_at_a_loop(tmp_path, solved):
+    # a rule set's folder linked in from another database (how a twin is shared) is checked,
+    # not passed over as "no databases" (os.walk does not follow links by itself)
+    db = tmp_path / "db"
+    db.mkdir()
+    (db / "six-nofly").symlink_to(os.path.join(solved, "six-nofly"), target_is_directory=True)
+    (db / "loop").mkdir()
+    (db / "loop" / "back").symlink_to(db, target_is_directory=True)
+    want = sorted(n for n in os.listdir(os.path.join(solved, "six-nofly")) if n.endswith(".mtb"))
+    found = find_tables(db)
+    assert sorted(os.path.basename(p) for p in found) == want  # the loop walked no further
+    assert all(os.path.dirname(p) == str(db / "six-nofly") for p in found)
+    r = CliRunner().invoke(cli, ["verify", "--db", str(db), "--checksums-only"])
+    assert r.exit_code == 0, r.output
+    assert f"{len(want):,} files verified" in r.output
+
+
 def test_writes_go_through_a_link_and_never_replace_a_pipe_or_device(tmp_path):
     target = tmp_path / "target.svg"
     link = tmp_path / "link.svg"
@@ -445,6 +462,33 @@ def test_out_of_memory_is_a_resource_error_for_every_command(standard5, tmp_path
     again = subprocess.run([sys.executable, "-m", "cli.main", "solve", "--out", str(tmp_path / "new"),
                             "--max-pieces", "4", "--quiet"], cwd=ROOT, capture_output=True, text=True)
     assert again.returncode == 0, again.stderr
+
+
+@pytest.mark.parametrize("exc, code", [
+    (RuntimeError("can't start new thread"), 4),  # what ``ulimit -v`` does to a new thread
+    (RuntimeError("something else"), None),  # any other RuntimeError is not called a resource
+])
+def test_a_thread_the_system_refuses_is_out_of_memory(tmp_path, monkeypatch, exc, code):
+    from morris.core.errors import out_of_room
+    from morris.solving import verify
+
+    def refused(*args, **kwargs):
+        raise exc
+
+    monkeypatch.setattr(verify, "verify", refused)
+    (tmp_path / "standard").mkdir()
+    r = CliRunner().invoke(cli, ["verify", "--db", str(tmp_path), "--quiet"])
+    if code is None:
+        assert out_of_room(exc) is None
+        assert r.exit_code != 4 and r.exception is exc  # raised as it is, not dressed up
+        return
+    assert out_of_room(exc) == "out of memory (a thread could not be started)"
+    from morris.core.errors import ResourceError
+
+    assert ResourceError.http_status == 507  # the server's "insufficient storage", not 400 (input)
+    assert r.exit_code == 4, r.output
+    lines = r.output.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("ResourceError: out of memory (a thread")
 
 
 ANCHOR_LAYOUT = [

@@ -105,12 +105,15 @@ class ResourceError(MorrisError):
 
     kind = "resource"
     exit_status = 4
+    http_status = 507
 
 
 def out_of_room(exc: BaseException) -> str | None:
     """What ran out, when ``exc`` says a disk or the memory is full (None otherwise): a
     MemoryError; a full disk or quota; numba's compiler library that could not be mapped (what
-    a low ``ulimit -v`` does to it before any array is made)."""
+    a low ``ulimit -v`` does to it before any array is made); a thread that could not be
+    started (Python's RuntimeError when the system refuses a new thread its stack: under
+    ``ulimit -v``, a kernel's worker threads)."""
     import errno
 
     if isinstance(exc, MemoryError) or (isinstance(exc, OSError) and exc.errno == errno.ENOMEM):
@@ -119,8 +122,9 @@ def out_of_room(exc: BaseException) -> str | None:
         return f"no space left on the device ({exc.strerror})"
     if isinstance(exc, OSError) and "libllvmlite" in str(exc):
         return "out of memory (numba's compiler library, libllvmlite, could not be loaded)"
+    if type(exc) is RuntimeError and str(exc) == "can't start new thread":
+        return "out of memory (a thread could not be started)"
     return None
-    http_status = 507
 
 
 class ServeError(MorrisError):

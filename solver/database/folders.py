@@ -105,16 +105,27 @@ def ruleset_dirs(paths, variant) -> list[str]:
 
 def find_tables(root, suffix: str = SUFFIX) -> list[str]:
     """Every values file under ``root`` (with ``suffix=DTW_SUFFIX``: every dtw file), sorted
-    (``root`` itself when it is one)."""
+    (``root`` itself when it is one). A folder that is a link is followed (a rule set's folder
+    linked in from another database is part of this one: ``morris verify`` checks it and
+    ``morris stats`` counts it), except a link back to a folder above it, which would loop."""
     root = os.fspath(root)
     if os.path.isfile(root) and root.endswith(suffix):
         return [root]
     out = []
-    for dirpath, dirs, files in os.walk(root):
+    above = {root: {os.path.realpath(root)}}  # per folder to walk: the real folders down to it
+    for dirpath, dirs, files in os.walk(root, followlinks=True):
+        chain = above.pop(dirpath)
+        down = []
+        for d in dirs:
+            real = os.path.realpath(os.path.join(dirpath, d))
+            if real not in chain:
+                above[os.path.join(dirpath, d)] = chain | {real}
+                down.append(d)
         out.extend(os.path.join(dirpath, f) for f in files if f.endswith(suffix))
         # a directory (or anything not a file) named like a database file is listed too, so
         # that a check reports it instead of passing over it
         out.extend(os.path.join(dirpath, d) for d in dirs if d.endswith(suffix))
+        dirs[:] = down
     return sorted(out)
 
 
