@@ -486,7 +486,7 @@ def test_a_thread_the_system_refuses_is_out_of_memory(tmp_path, monkeypatch, exc
     from morris.core.errors import ResourceError
 
     assert ResourceError.http_status == 507  # the server's "insufficient storage", not 400 (input)
-    assert r.exit_code == 4, r.output
+    assert r.exit_code == code, r.output
     lines = r.output.strip().splitlines()
     assert len(lines) == 1 and lines[0].startswith("ResourceError: out of memory (a thread")
 

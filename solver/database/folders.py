@@ -117,9 +117,10 @@ def find_tables(root, suffix: str = SUFFIX) -> list[str]:
         chain = above.pop(dirpath)
         down = []
         for d in dirs:
-            real = os.path.realpath(os.path.join(dirpath, d))
+            path = os.path.join(dirpath, d)
+            real = os.path.realpath(path)
             if real not in chain:
-                above[os.path.join(dirpath, d)] = chain | {real}
+                above[path] = chain | {real}
                 down.append(d)
         out.extend(os.path.join(dirpath, f) for f in files if f.endswith(suffix))
         # a directory (or anything not a file) named like a database file is listed too, so
