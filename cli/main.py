@@ -23,9 +23,9 @@ from morris.apps.advice import error_line  # noqa: E402
 from morris.core.errors import MorrisError, UsageError  # noqa: E402
 from morris.core.position import Position  # noqa: E402
 
-from .options import (Dir, MorrisGroup, Number, OutFile, db_option, echo_lines, lookup_db_option,
-                      make_variant, open_lookup, quiet_option, reporter_of, say_search, search_option,
-                      seed_option, variant_options)
+from .options import (Dir, MorrisGroup, Number, OutFile, db_option, echo_above_bars, echo_lines,
+                      lookup_db_option, make_variant, open_lookup, quiet_option, reporter_of,
+                      say_search, search_option, seed_option, variant_options)
 
 
 @click.group(cls=MorrisGroup, context_settings={"help_option_names": ["-h", "--help"]})
@@ -255,8 +255,8 @@ def verify(db, checksums_only, sample, quiet, progress):
     of its successors (a forward check independent of the solver). Exit 0 only when all agree."""
     from morris.solving.verify import verify as run
 
-    report = run(db, reporter_of(quiet, progress), forward=not checksums_only, sample=sample)
-    echo_lines(reports.verify_lines(report))
+    report = run(db, reporter_of(quiet, progress), forward=not checksums_only, sample=sample,
+                 on_file=lambda f: echo_above_bars(reports.verify_line(f)))
     click.echo(reports.verify_summary(report, db))
     if not report.ok:
         sys.exit(1)

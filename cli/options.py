@@ -186,6 +186,15 @@ def echo_lines(lines, err=False):
         click.echo(line, err=err)
 
 
+def echo_above_bars(line):
+    """A line of a command's output written while its bars may show (on stderr): above them,
+    flushed at once (so a log holds every line written before a kill)."""
+    from tqdm import tqdm
+
+    tqdm.write(line, file=sys.stdout)
+    sys.stdout.flush()
+
+
 def say_search(analysis):
     """The line that says a search was needed (on stderr)."""
     line = reports.search_line(analysis)

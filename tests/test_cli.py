@@ -97,6 +97,36 @@ def test_verify_exit_codes(solved, tmp_path):
     assert r.exit_code == 1 and "FAIL" in r.output and "3-3.mtb" in r.output
 
 
+def test_verify_says_each_file_as_it_ends(solved, tmp_path, monkeypatch):
+    """A long check killed part way has written a line for every file it finished: each file's
+    line comes when its forward check ends, not all of them at the end."""
+    from morris.solving import verify as verify_module
+
+    db = tmp_path / "db"
+    shutil.copytree(os.path.join(solved, "six-nofly"), db / "six-nofly")
+    full = run("verify", "--db", str(db), "--quiet").output.splitlines()
+    assert "verified" in full[-1]
+    per_file = [x for x in full if x.startswith("ok   ")]
+    assert len(per_file) >= 3
+
+    class Killed(Exception):
+        pass
+
+    real = verify_module._forward_one
+    calls = []
+
+    def dies_at_the_third(*args):
+        calls.append(args[0].path)
+        if len(calls) == 3:
+            raise Killed
+        return real(*args)
+
+    monkeypatch.setattr(verify_module, "_forward_one", dies_at_the_third)
+    r = CliRunner().invoke(cli, ["verify", "--db", str(db), "--quiet"])
+    assert isinstance(r.exception, Killed)
+    assert r.output.splitlines() == per_file[:2]  # the two files checked, as the full run said
+
+
 def test_installed_script():
     morris = shutil.which("morris")
     if morris is None:

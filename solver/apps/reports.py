@@ -331,30 +331,27 @@ def stats_table(rows: list[dict]) -> list[str]:
 
 
 # ---------------------------------------------------------------------------- verify
-def verify_lines(report) -> list[str]:
-    """``morris verify``: a line per file (ok, FAIL or SKIP, and what was checked)."""
-    out = []
-    for f in report.files:
-        if f.checksum != "ok":
-            out.append(f"FAIL {f.path}: {f.checksum}")
-        elif f.skipped:
-            out.append(f"SKIP {f.path}: {f.skipped}")
-        elif f.mismatches:
-            curse = f"; curse plane: {f.curse}" if f.curse and f.curse != "ok" else ""
-            stats = f"; {f.header_stats}" if f.header_stats not in (None, "ok") else ""
-            out.append(f"FAIL {f.path}: {f.mismatches:,} of {plural(f.checked, 'position')} checked "
-                       f"disagree; first {f.first_mismatch}{curse}{stats}")
-        elif f.header_stats not in (None, "ok"):
-            out.append(f"FAIL {f.path}: {f.header_stats}")
-        else:
-            if f.checked < f.positions:
-                what = f"{f.checked:,} slots of {plural(f.positions, 'position')} (a fixed random sample)"
-            else:
-                what = plural(f.checked, "position")
-            if f.curse:
-                what += "; curse plane " + f.curse
-            out.append(f"ok   {f.path}" + (f": {what}" if f.checked else ""))
-    return out
+def verify_line(f) -> str:
+    """One file's line of ``morris verify`` (a ``FileReport``): ok, FAIL or SKIP, and what was
+    checked."""
+    if f.checksum != "ok":
+        return f"FAIL {f.path}: {f.checksum}"
+    if f.skipped:
+        return f"SKIP {f.path}: {f.skipped}"
+    if f.mismatches:
+        curse = f"; curse plane: {f.curse}" if f.curse and f.curse != "ok" else ""
+        stats = f"; {f.header_stats}" if f.header_stats not in (None, "ok") else ""
+        return (f"FAIL {f.path}: {f.mismatches:,} of {plural(f.checked, 'position')} checked "
+                f"disagree; first {f.first_mismatch}{curse}{stats}")
+    if f.header_stats not in (None, "ok"):
+        return f"FAIL {f.path}: {f.header_stats}"
+    if f.checked < f.positions:
+        what = f"{f.checked:,} slots of {plural(f.positions, 'position')} (a fixed random sample)"
+    else:
+        what = plural(f.checked, "position")
+    if f.curse:
+        what += "; curse plane " + f.curse
+    return f"ok   {f.path}" + (f": {what}" if f.checked else "")
 
 
 def verify_summary(report, db) -> str:

@@ -57,18 +57,24 @@ class VerifyReport:
 
 
 def verify(root: str, reporter: Reporter | None = None, forward: bool = True,
-           sample: int | None = None) -> VerifyReport:
+           sample: int | None = None, on_file=None) -> VerifyReport:
     """Check every file under ``root``: header and checksum, then (``forward``) every stored
     value from its children. ``sample``: check files of more positions than that on
     a fixed random sample of that many slots instead (the report says how many were checked).
-    Applies to movement files too."""
+    Applies to movement files too. ``on_file(FileReport)`` is called once per file as soon as
+    its report is final (a failed checksum at once, the others after their forward check), so
+    that a long check killed part way has said what it found."""
     rep = reporter or Reporter(quiet=True)
+    done = on_file or (lambda fr: None)
     report = VerifyReport()
     paths = find_tables(root) + find_tables(root, DTW_SUFFIX) + find_tables(root, DRAWS_SUFFIX)
     headers = {}
     with rep.bar(total=len(paths), desc="headers and checksums", unit="file") as bar:
         for path in paths:
-            report.files.append(_check_one(path, headers))
+            fr = _check_one(path, headers)
+            report.files.append(fr)
+            if not forward or path not in headers:
+                done(fr)
             bar.update(1)
     if not forward:
         return report
@@ -79,6 +85,7 @@ def verify(root: str, reporter: Reporter | None = None, forward: bool = True,
         for fr in report.files:
             if fr.path in headers:
                 _forward_one(fr, headers[fr.path], inner, sample)
+                done(fr)
                 bar.update(1)
     return report
 
