@@ -16,6 +16,15 @@ progress lines ``[i/N] NAME: P positions in T s``, printed for jobs of 5 s or mo
 ``--paused``: seconds to take off the runs' wall clock (a run stopped with SIGSTOP while
 something else was measured). A job of the unlimited twin (``(no limit)``) counts apart: the
 twin is another rule set, solved once for all that share it.
+
+A run killed with its session writes no ``/usr/bin/time`` lines. ``--heartbeat``: the heartbeat
+files of ``scripts/solve_seeds.sh`` (one per segment: a line ``EPOCH HH:MM:SS`` every 30 s, and
+``[EPOCH] HH:MM:SS start NAME`` / ``end NAME rc=N`` around each rule set); each run of the rule
+set there that has no end line (killed) adds its time from its start line to the file's last
+beat (within 30 s) to the logs' wall clock. ``--pauses``: a log of ``STOP EPOCH ...`` and
+``CONT EPOCH ...`` lines (each SIGSTOP and SIGCONT of the solve, as ``/tmp/.../pause.sh`` writes
+them); the stopped time inside the heartbeats' runs, ended or killed, is taken off, beside
+``--paused`` (for runs that no heartbeat file covers).
 """
 
 import argparse
@@ -95,6 +104,81 @@ def run_times(logs) -> dict:
     return out
 
 
+def clock_seconds(t: str) -> int:
+    """Seconds since midnight of a clock time HH:MM:SS."""
+    h, m, sec = (int(x) for x in t.split(":"))
+    return h * 3600 + m * 60 + sec
+
+
+def segments(heartbeats, name) -> list:
+    """(start, end, ended) in epoch seconds of each segment of rule set ``name`` in the
+    heartbeat files: ``ended`` False where the run was killed (its end: the file's last beat
+    after the start). A start or end line without its epoch (the script's older lines) takes
+    it from the next beat, by their clock times."""
+    out = []
+    for path in heartbeats:
+        with open(path, errors="replace") as f:
+            rows = [line.split() for line in f if line.strip()]
+        beats = [(i, int(r[0])) for i, r in enumerate(rows) if len(r) == 2 and r[0].isdigit()]
+
+        def epoch_of(i):
+            r = rows[i]
+            if r[0].isdigit():
+                return int(r[0])
+            for j, e in beats:  # the next beat, less the clock time between them
+                if j > i:
+                    return e - (clock_seconds(rows[j][1]) - clock_seconds(r[0])) % 86400
+            return None
+
+        start = None
+        for i, r in enumerate(rows):
+            words = r[1:] if r[0].isdigit() else r
+            if len(words) >= 3 and words[1] == "start" and words[2] == name:
+                start = epoch_of(i)
+            elif len(words) >= 3 and words[1] == "end" and words[2] == name and start is not None:
+                out.append((start, epoch_of(i), True))
+                start = None
+            elif len(words) >= 3 and words[1] == "start" and start is not None:
+                start = None  # (another rule set started: this one's end line is missing)
+        if start is not None:
+            last = max((e for _, e in beats), default=start)
+            out.append((start, max(last, start), False))
+    return out
+
+
+def stopped_within(pauses, spans) -> float:
+    """Seconds of the ``STOP``..``CONT`` intervals of the pause log that fall inside ``spans``
+    ((start, end, ...) in epoch seconds); a STOP with no CONT after it lasts to the spans'
+    end."""
+    with open(pauses, errors="replace") as f:
+        rows = [line.split() for line in f if line.strip()]
+    intervals = []
+    stop = None
+    for r in rows:
+        if r[0] == "STOP" and stop is None:
+            stop = int(r[1])
+        elif r[0] == "CONT" and stop is not None:
+            intervals.append((stop, int(r[1])))
+            stop = None
+    if stop is not None:
+        intervals.append((stop, max((sp[1] for sp in spans), default=stop)))
+    return float(sum(max(0, min(b, sp[1]) - max(a, sp[0])) for a, b in intervals for sp in spans))
+
+
+def the_run(logs, name, heartbeats=(), pauses=None, paused=0.0):
+    """(times, paused): ``run_times`` of the logs with the killed runs of rule set ``name`` in
+    the heartbeat files added to its wall clock (``times["killed"]``), and the seconds to take
+    off: ``paused`` and the stopped time of the pause log inside the heartbeats' runs."""
+    times = run_times(logs)
+    if heartbeats:
+        spans = segments(heartbeats, name)
+        times["killed"] = [sp for sp in spans if not sp[2]]
+        times["wall"] += float(sum(b - a for a, b, _ in times["killed"]))
+        if pauses:
+            paused += stopped_within(pauses, spans)
+    return times, paused
+
+
 def start_analysis(db, variant, search="never"):
     """The start's value and every first move's: from the files only, or (``search="auto"``,
     while placement files are missing) by alpha-beta search over the movement files where no
@@ -127,7 +211,11 @@ def markdown(name, variant, have, want, counts, analysis, times, paused) -> str:
                      f"{p['max_loss_dtc'][0]} ({p['max_loss_dtc'][1]}) |")
     run = times["wall"] - paused
     peak = "not logged" if times["peak_kb"] is None else f"{times['peak_kb'] / 1e6:.2f} GB"
-    lines += ["", f"- the run: {times['runs']} run(s) of `/usr/bin/time -v`, {run:,.0f} s "
+    said = f"{times['runs']} run(s) of `/usr/bin/time -v`"
+    if times.get("killed"):
+        said += (f" and {len(times['killed'])} killed, timed by their heartbeats "
+                 f"({sum(b - a for a, b, _ in times['killed']):,} s)")
+    lines += ["", f"- the run: {said}, {run:,.0f} s "
               f"({run / 3600:.2f} h) of wall clock"
               + (f" ({paused:,.0f} s stopped taken off)" if paused else "")
               + f", peak {peak}; of the jobs of 5 s or more, {times['jobs']} of the rule set "
@@ -146,6 +234,8 @@ def main(argv=None):
     ap.add_argument("--no-removal-limit", type=int, default=None)
     ap.add_argument("--log", action="append", default=[])
     ap.add_argument("--paused", type=float, default=0.0)
+    ap.add_argument("--heartbeat", action="append", default=[])
+    ap.add_argument("--pauses", default=None)
     ap.add_argument("--json", default=None)
     args = ap.parse_args(argv)
 
@@ -162,8 +252,8 @@ def main(argv=None):
         analysis = start_analysis(args.db, variant)
     elif all(os.path.exists(f) for f in movement):
         analysis = start_analysis(args.db, variant, search="auto")
-    times = run_times(args.log)
     name = args.rules or variant.ruleset_id
+    times, args.paused = the_run(args.log, name, args.heartbeat, args.pauses, args.paused)
     print(markdown(name, variant, have, want, counts, analysis, times, args.paused))
     if args.json:
         data = {"rules": name, "ruleset": variant.ruleset_id, "files": len(have),

@@ -410,3 +410,29 @@ def test_seed_table_counts_what_the_files_hold(six16, tmp_path):
         start = tb.analyze(Position.start(SIX16))
     assert data["start"]["value"] == start.value
     assert [m["value"] for m in data["start"]["moves"]] == [m.value for m in start.moves]
+
+
+def test_seed_table_times_a_killed_run_by_its_heartbeat(tmp_path):
+    """A segment killed with its session has no ``/usr/bin/time`` lines: scripts/seed_table.py
+    times it from its start line to its heartbeat's last beat (the script's older start lines
+    carry no epoch: it is taken from the next beat), and takes off the SIGSTOPped time that
+    falls inside the rule set's runs, ended or killed."""
+    mod = script_module.load("seed_table")
+    old = tmp_path / "seeds.1.heartbeat"  # the older lines: no epoch on start and end
+    old.write_text("10:00:00 start a\n1000 10:00:00\n1030 10:00:30\n10:00:40 end a rc=0\n"
+                   "10:00:40 start b\n1050 10:00:50\n1080 10:01:20\n")
+    new = tmp_path / "seeds.2.heartbeat"
+    new.write_text("2000 11:00:00 start b\n2000 11:00:00\n2030 11:00:30\n2040 11:00:40 end b rc=0\n")
+    assert mod.segments([old, new], "a") == [(1000, 1040, True)]
+    assert mod.segments([old, new], "b") == [(1040, 1080, False), (2000, 2040, True)]
+    pauses = tmp_path / "pauses.log"
+    pauses.write_text("STOP 1030 x\nCONT 1060 x\nSTOP 1070 x\nCONT 2010 x\nSTOP 2035 x\n")
+    spans = mod.segments([old, new], "b")
+    # 1040..1060 and 1070..1080 of the killed run, 2000..2010 and 2035..2040 of the ended one
+    assert mod.stopped_within(pauses, spans) == 20 + 10 + 10 + 5
+    log = tmp_path / "b.2.err"
+    log.write_text("\tElapsed (wall clock) time (h:mm:ss or m:ss): 0:40.00\n")
+    times, paused = mod.the_run([log], "b", [old, new], pauses, 7.0)
+    # the ended run's wall clock from its log, the killed one's from its heartbeat
+    assert times["wall"] == 40.0 + 40 and times["runs"] == 1
+    assert times["killed"] == [(1040, 1080, False)] and paused == 7.0 + 45
