@@ -4,6 +4,8 @@ import json
 import os
 import sys
 
+import numpy as np
+
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "scripts"))
 
 
@@ -135,3 +137,21 @@ def test_the_sweeps_hottest_offsets_are_counted_inside_the_function_only():
     asm = ["   0:\tnop", "   4:\tmov (%rax),%rbx", "   9:\tret", "   a:\tnop"]
     assert perf.around(asm, 9, before=1) == asm[1:4]
     assert perf.around(asm, 0x30) == []
+
+
+def test_the_machine_benchmarks_chase_visits_every_slot_once():
+    """scripts/bench_machine.py: the pointer chase's array is one cycle through every slot
+    (a shorter cycle would stay in cache and time the cache, not the memory), and the chase
+    kernel follows it."""
+    import bench_machine
+
+    for size in (1, 2, 17, 1 << 12):
+        a = bench_machine.one_cycle(size, seed=size)
+        seen = np.zeros(size, dtype=bool)
+        j = 0
+        for _ in range(size):
+            assert not seen[j]
+            seen[j] = True
+            j = int(a[j])
+        assert j == 0 and seen.all()
+        assert bench_machine.chase(a, size) == 0 and (size == 1 or bench_machine.chase(a, 1) != 0)
