@@ -31,23 +31,23 @@ def sym_image(T, s, mask):
 
 @njit(inline="always", **_NJ)
 def colex_rank(T, mask):
-    r = 0
-    c = 0
-    for j in range(T.nb):
-        v = (mask >> (8 * j)) & 255
-        r += np.int64(T.colex[j, c, v])
-        c += T.popc8[v]
+    """Colex rank of ``mask`` among the masks of as many bits: a table entry per byte, indexed
+    by the byte and the count of bits below it (a popcount, so that no byte's load waits on
+    the byte before)."""
+    r = np.int64(T.colex[0, 0, mask & 255])
+    for j in range(1, T.nb):
+        c = popcount(mask & ((np.int64(1) << (8 * j)) - 1))
+        r += np.int64(T.colex[j, c, (mask >> (8 * j)) & 255])
     return r
 
 
 @njit(inline="always", **_NJ)
 def compress(T, mask, free):
-    out = 0
-    off = 0
-    for j in range(T.nb):
+    out = np.int64(T.pext8[free & 255, mask & 255])
+    for j in range(1, T.nb):
         f = (free >> (8 * j)) & 255
+        off = popcount(free & ((np.int64(1) << (8 * j)) - 1))
         out |= np.int64(T.pext8[f, (mask >> (8 * j)) & 255]) << off
-        off += T.popc8[f]
     return out
 
 
@@ -61,12 +61,10 @@ def free_bit(free, pt):
 @njit(inline="always", **_NJ)
 def expand(T, c, free):
     out = 0
-    off = 0
     for j in range(T.nb):
         f = (free >> (8 * j)) & 255
-        cnt = T.popc8[f]
-        out |= np.int64(T.pdep8[f, (c >> off) & ((1 << cnt) - 1)]) << (8 * j)
-        off += cnt
+        off = popcount(free & ((np.int64(1) << (8 * j)) - 1))
+        out |= np.int64(T.pdep8[f, (c >> off) & ((1 << popcount(f)) - 1)]) << (8 * j)
     return out
 
 
