@@ -45,7 +45,7 @@ from ..core.codes import LOSE_BELOW
 from .bitboard import NO_TABLE  # noqa: F401 (for callers)
 from .bitboard import MAX_TURNS, closed_mills, flies, placement_turns, removable, removal_turns
 from .bits import ctz
-from .hashing import anchor, ranked, sym_image
+from .hashing import anchor, colex_rank, compress, free_bit, ranked, sym_image
 
 _NJ = dict(cache=True, nogil=True)
 
@@ -117,6 +117,18 @@ def _slides(T, Ob, fly, ends, m, o, M, O, kids, quiet_kids, with_quiet):
             orb, s, rep, stab = anchor(T, Ob, m, M2)
             base = orb * cblock
             rm = removable(T, O)
+            if stab == 1:
+                # each child's opponent mask, mapped and compressed onto the anchor's free
+                # points, is the position's with one bit less (``free_bit``): one compress a
+                # move, not one a removal
+                free = T.full & ~rep
+                cO = compress(T, sym_image(T, s, O), free)
+                while rm:
+                    xb = rm & -rm
+                    rm ^= xb
+                    kids[nk] = base + colex_rank(T, cO ^ free_bit(free, T.sym_point[s, ctz(xb)]))
+                    nk += 1
+                continue
             while rm:
                 xb = rm & -rm
                 rm ^= xb
