@@ -200,6 +200,70 @@ def move_image(prev, O, bit, img):
             img[q] ^= bit[p, q]
 
 
+@njit(inline="always", **_NJ)
+def _child_slot(T, Ob, M, O, q, R, k, switched, q_orbit, q_s, q_rep, q_stab, bit, img, blocks):
+    """The slot of the child after placing on q and removing the pieces R (k of them)."""
+    if not switched:
+        return index_one(T, Ob, M | (np.int64(1) << q), R ^ O)
+    if q_stab[q] == 1:
+        mapped = img[q]
+        while R:
+            rb = R & -R
+            R ^= rb
+            mapped ^= bit[ctz(rb), q]
+        return q_orbit[q] * blocks[k] + colex_rank(T, mapped)
+    return q_orbit[q] * blocks[k] + ranked(T, q_s[q], q_rep[q], q_stab[q],
+                                           sym_image(T, q_s[q], O ^ R))
+
+
+@njit(inline="always", **_NJ)
+def _mill_keys(T, Ob, M, O, nt, turns, switched, q_orbit, q_s, q_rep, q_stab, bit, img, blocks,
+               c0, c1, c2, keys, kfixed, kflag):
+    """The greatest key of the placements that close a mill (``turns[:nt]``), stopping at
+    ``TOP_KEY``; 0 where there are none."""
+    best = 0
+    for u in range(nt):
+        q = turns[u, 1]
+        R = turns[u, 2]
+        k = popcount(R)
+        byte = kfixed[k]
+        if byte < 0:
+            byte = _at(k, c0, c1, c2, _child_slot(T, Ob, M, O, q, R, k, switched, q_orbit, q_s,
+                                                   q_rep, q_stab, bit, img, blocks))
+        best = max(best, np.int64(keys[kflag[k], byte]))
+        if best == TOP_KEY:
+            break
+    return best
+
+
+@njit(inline="always", **_NJ)
+def _quiet_keys(T, M, O, e, switched, q_orbit, q_s, q_rep, q_stab, img, blocks, c0, keys, kflag,
+                kfixed, stop_at, Ob):
+    """The greatest key of the quiet placements on the points ``e`` (none removes: the child
+    plane ``c0``), stopping once it reaches ``stop_at``; 0 where ``e`` is empty."""
+    if e == 0:
+        return 0
+    if kfixed[0] >= 0:  # the counts decide every such child alike
+        return np.int64(keys[kflag[0], kfixed[0]])
+    best = 0
+    f = kflag[0]
+    while e:
+        qb = e & -e
+        e ^= qb
+        q = ctz(qb)
+        if switched and q_stab[q] == 1:
+            j = q_orbit[q] * blocks[0] + colex_rank(T, img[q])
+        elif not switched:
+            j = index_one(T, Ob, M | qb, O)
+        else:
+            j = q_orbit[q] * blocks[0] + ranked(T, q_s[q], q_rep[q], q_stab[q],
+                                                 sym_image(T, q_s[q], O))
+        best = max(best, np.int64(keys[f, c0[j]]))
+        if best >= stop_at:
+            break
+    return best
+
+
 @njit(**CHUNK)
 def _sweep_rows(T, Ob, dm, m, o, out, cinfo, c0, c1, c2, w0, w1, w2, wout, v0, v1, v2, vout, n,
                 switched, n_opp, base, a, b, keys, kfixed, kflag, turns, q_closed, q_orbit, q_s,
@@ -212,6 +276,7 @@ def _sweep_rows(T, Ob, dm, m, o, out, cinfo, c0, c1, c2, w0, w1, w2, wout, v0, v
     placement nor a child the counts decide): nothing left could raise ``best``."""
     with_dtw = wout.shape[0] > 0
     with_dv = vout.shape[0] > 0
+    quick = not (with_dtw or with_dv)  # the values alone: the loops below
     stop_at = TOP_KEY if (kflag[0] or kfixed[0] >= 0) else TOP_KEY - 1
     for k in range(3):
         if switched:
@@ -239,6 +304,15 @@ def _sweep_rows(T, Ob, dm, m, o, out, cinfo, c0, c1, c2, w0, w1, w2, wout, v0, v
             best_dv = -_BIG
             nt = mill_placements(T, dm, O, mills & ~O, q_closed, turns)
             e = free & ~(O | mills)  # the quiet placements
+            if quick:
+                best = _mill_keys(T, Ob, M, O, nt, turns, switched, q_orbit, q_s, q_rep, q_stab,
+                                  bit, img, blocks, c0, c1, c2, keys, kfixed, kflag)
+                if best < stop_at:
+                    best = max(best, _quiet_keys(T, M, O, e, switched, q_orbit, q_s, q_rep,
+                                                 q_stab, img, blocks, c0, keys, kflag, kfixed,
+                                                 stop_at, Ob))
+                out[slot] = decode_key(best)
+                continue
             u = 0
             while True:
                 if u < nt:
@@ -257,18 +331,8 @@ def _sweep_rows(T, Ob, dm, m, o, out, cinfo, c0, c1, c2, w0, w1, w2, wout, v0, v
                 w = np.int64(0)
                 dv = np.int64(0)
                 if byte < 0:
-                    if not switched:
-                        j = index_one(T, Ob, M | (np.int64(1) << q), R ^ O)
-                    elif q_stab[q] == 1:
-                        mapped = img[q]
-                        while R:
-                            rb = R & -R
-                            R ^= rb
-                            mapped ^= bit[ctz(rb), q]
-                        j = q_orbit[q] * blocks[k] + colex_rank(T, mapped)
-                    else:
-                        j = q_orbit[q] * blocks[k] + ranked(
-                            T, q_s[q], q_rep[q], q_stab[q], sym_image(T, q_s[q], O ^ R))
+                    j = _child_slot(T, Ob, M, O, q, R, k, switched, q_orbit, q_s, q_rep, q_stab,
+                                    bit, img, blocks)
                     byte = _at(k, c0, c1, c2, j)
                     if with_dtw:
                         w = _at(k, w0, w1, w2, j)
