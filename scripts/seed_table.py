@@ -21,7 +21,7 @@ A run killed with its session writes no ``/usr/bin/time`` lines. ``--heartbeat``
 files of ``scripts/solve_seeds.sh`` (one per segment: a line ``EPOCH HH:MM:SS`` every 30 s, and
 ``[EPOCH] HH:MM:SS start NAME`` / ``end NAME rc=N`` around each rule set); each run of the rule
 set there that has no end line (killed) adds its time from its start line to the file's last
-beat (within 30 s) to the logs' wall clock. ``--pauses``: a log of ``STOP EPOCH ...`` and
+beat (within 30 s) to the logs' wall clock. ``--pauses``: logs of ``STOP EPOCH ...`` and
 ``CONT EPOCH ...`` lines (each SIGSTOP and SIGCONT of the solve, as ``/tmp/.../pause.sh`` writes
 them); the stopped time inside the heartbeats' runs, ended or killed, is taken off, beside
 ``--paused`` (for runs that no heartbeat file covers).
@@ -174,8 +174,8 @@ def the_run(logs, name, heartbeats=(), pauses=None, paused=0.0):
         spans = segments(heartbeats, name)
         times["killed"] = [sp for sp in spans if not sp[2]]
         times["wall"] += float(sum(b - a for a, b, _ in times["killed"]))
-        if pauses:
-            paused += stopped_within(pauses, spans)
+        for log in ([pauses] if isinstance(pauses, (str, os.PathLike)) else pauses or []):
+            paused += stopped_within(log, spans)
     return times, paused
 
 
@@ -235,7 +235,7 @@ def main(argv=None):
     ap.add_argument("--log", action="append", default=[])
     ap.add_argument("--paused", type=float, default=0.0)
     ap.add_argument("--heartbeat", action="append", default=[])
-    ap.add_argument("--pauses", default=None)
+    ap.add_argument("--pauses", action="append", default=[])
     ap.add_argument("--json", default=None)
     args = ap.parse_args(argv)
 
