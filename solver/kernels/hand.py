@@ -19,12 +19,11 @@ from numba import njit
 
 from ..core.codes import DRAW, DV0, LOSS, UNUSED, WIN
 from .bitboard import turn_rows
-from .bits import ctz, popcount
-from .hashing import (colex_rank, expand, index_one, next_subset, ranked, slot_walk, sym_image,
-                      walk_at, walk_on)
+from .bits import popcount
+from .hashing import expand, index_one, next_subset, slot_walk, walk_at, walk_on
 from .dtw import NONE, dtw_state, exit_level
 from .jit import CHUNK, run_chunks, run_spans
-from .placement import move_image, per_placement, sweep_scratch
+from .placement import child_slot, move_image, per_placement, sweep_scratch
 from .retro import BLOCK, COUNT_MAX, counted, removal_exits
 from .turns import END, hand_children, kid_buffer, placements, slide_children
 
@@ -204,16 +203,8 @@ def _hand_sweep_rows(T, Ob, fly, dm, m, o, hm, ho, off, st, flag0, flag1, c0, c1
                     if k > 0 and o - k + ho < 3:
                         win = True
                         break
-                    if q_stab[q] == 1:
-                        mapped = img[q]
-                        while R:
-                            rb = R & -R
-                            R ^= rb
-                            mapped ^= bit[ctz(rb), q]
-                        j = q_orbit[q] * blocks[k] + colex_rank(T, mapped)
-                    else:
-                        j = q_orbit[q] * blocks[k] + ranked(T, q_s[q], q_rep[q], q_stab[q],
-                                                            sym_image(T, q_s[q], O ^ R))
+                    j = child_slot(T, Ob, M, O, q, R, k, True, q_orbit, q_s, q_rep, q_stab, bit,
+                                   img, blocks)
                     v = _at(k + 1, c0, c1, c2, c3, j)
                     if v == LOSS:
                         win = True

@@ -201,7 +201,7 @@ def move_image(prev, O, bit, img):
 
 
 @njit(inline="always", **_NJ)
-def _child_slot(T, Ob, M, O, q, R, k, switched, q_orbit, q_s, q_rep, q_stab, bit, img, blocks):
+def child_slot(T, Ob, M, O, q, R, k, switched, q_orbit, q_s, q_rep, q_stab, bit, img, blocks):
     """The slot of the child after placing on q and removing the pieces R (k of them)."""
     if not switched:
         return index_one(T, Ob, M | (np.int64(1) << q), R ^ O)
@@ -228,7 +228,7 @@ def _mill_keys(T, Ob, M, O, nt, turns, switched, q_orbit, q_s, q_rep, q_stab, bi
         k = popcount(R)
         byte = kfixed[k]
         if byte < 0:
-            byte = _at(k, c0, c1, c2, _child_slot(T, Ob, M, O, q, R, k, switched, q_orbit, q_s,
+            byte = _at(k, c0, c1, c2, child_slot(T, Ob, M, O, q, R, k, switched, q_orbit, q_s,
                                                    q_rep, q_stab, bit, img, blocks))
         best = max(best, np.int64(keys[kflag[k], byte]))
         if best == TOP_KEY:
@@ -331,7 +331,7 @@ def _sweep_rows(T, Ob, dm, m, o, out, cinfo, c0, c1, c2, w0, w1, w2, wout, v0, v
                 w = np.int64(0)
                 dv = np.int64(0)
                 if byte < 0:
-                    j = _child_slot(T, Ob, M, O, q, R, k, switched, q_orbit, q_s, q_rep, q_stab,
+                    j = child_slot(T, Ob, M, O, q, R, k, switched, q_orbit, q_s, q_rep, q_stab,
                                     bit, img, blocks)
                     byte = _at(k, c0, c1, c2, j)
                     if with_dtw:
