@@ -165,16 +165,16 @@ def stopped_within(pauses, spans) -> float:
     return float(sum(max(0, min(b, sp[1]) - max(a, sp[0])) for a, b in intervals for sp in spans))
 
 
-def the_run(logs, name, heartbeats=(), pauses=None, paused=0.0):
+def the_run(logs, name, heartbeats=(), pauses=(), paused=0.0):
     """(times, paused): ``run_times`` of the logs with the killed runs of rule set ``name`` in
     the heartbeat files added to its wall clock (``times["killed"]``), and the seconds to take
-    off: ``paused`` and the stopped time of the pause log inside the heartbeats' runs."""
+    off: ``paused`` and the stopped time of the pause logs inside the heartbeats' runs."""
     times = run_times(logs)
     if heartbeats:
         spans = segments(heartbeats, name)
         times["killed"] = [sp for sp in spans if not sp[2]]
         times["wall"] += float(sum(b - a for a, b, _ in times["killed"]))
-        for log in ([pauses] if isinstance(pauses, (str, os.PathLike)) else pauses or []):
+        for log in pauses:
             paused += stopped_within(log, spans)
     return times, paused
 

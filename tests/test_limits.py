@@ -432,7 +432,7 @@ def test_seed_table_times_a_killed_run_by_its_heartbeat(tmp_path):
     assert mod.stopped_within(pauses, spans) == 20 + 10 + 10 + 5
     log = tmp_path / "b.2.err"
     log.write_text("\tElapsed (wall clock) time (h:mm:ss or m:ss): 0:40.00\n")
-    times, paused = mod.the_run([log], "b", [old, new], pauses, 7.0)
+    times, paused = mod.the_run([log], "b", [old, new], [pauses], 7.0)
     # the ended run's wall clock from its log, the killed one's from its heartbeat
     assert times["wall"] == 40.0 + 40 and times["runs"] == 1
     assert times["killed"] == [(1040, 1080, False)] and paused == 7.0 + 45

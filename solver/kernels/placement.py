@@ -237,8 +237,8 @@ def _mill_keys(T, Ob, M, O, nt, turns, switched, q_orbit, q_s, q_rep, q_stab, bi
 
 
 @njit(inline="always", **_NJ)
-def _quiet_keys(T, M, O, e, switched, q_orbit, q_s, q_rep, q_stab, img, blocks, c0, keys, kflag,
-                kfixed, stop_at, Ob):
+def _quiet_keys(T, Ob, M, O, e, switched, q_orbit, q_s, q_rep, q_stab, bit, img, blocks, c0, keys,
+                kfixed, kflag, stop_at):
     """The greatest key of the quiet placements on the points ``e`` (none removes: the child
     plane ``c0``), stopping once it reaches ``stop_at``; 0 where ``e`` is empty."""
     if e == 0:
@@ -250,14 +250,8 @@ def _quiet_keys(T, M, O, e, switched, q_orbit, q_s, q_rep, q_stab, img, blocks, 
     while e:
         qb = e & -e
         e ^= qb
-        q = ctz(qb)
-        if switched and q_stab[q] == 1:
-            j = q_orbit[q] * blocks[0] + colex_rank(T, img[q])
-        elif not switched:
-            j = index_one(T, Ob, M | qb, O)
-        else:
-            j = q_orbit[q] * blocks[0] + ranked(T, q_s[q], q_rep[q], q_stab[q],
-                                                 sym_image(T, q_s[q], O))
+        j = child_slot(T, Ob, M, O, ctz(qb), 0, 0, switched, q_orbit, q_s, q_rep, q_stab, bit,
+                       img, blocks)
         best = max(best, np.int64(keys[f, c0[j]]))
         if best >= stop_at:
             break
@@ -308,9 +302,9 @@ def _sweep_rows(T, Ob, dm, m, o, out, cinfo, c0, c1, c2, w0, w1, w2, wout, v0, v
                 best = _mill_keys(T, Ob, M, O, nt, turns, switched, q_orbit, q_s, q_rep, q_stab,
                                   bit, img, blocks, c0, c1, c2, keys, kfixed, kflag)
                 if best < stop_at:
-                    best = max(best, _quiet_keys(T, M, O, e, switched, q_orbit, q_s, q_rep,
-                                                 q_stab, img, blocks, c0, keys, kflag, kfixed,
-                                                 stop_at, Ob))
+                    best = max(best, _quiet_keys(T, Ob, M, O, e, switched, q_orbit, q_s, q_rep,
+                                                 q_stab, bit, img, blocks, c0, keys, kfixed,
+                                                 kflag, stop_at))
                 out[slot] = decode_key(best)
                 continue
             u = 0
