@@ -3,10 +3,14 @@ draw-value pass (its count, the step that takes the moves into won positions off
 the grades' levels).
 
     python3 scripts/bench_pair.py --db DIR [--variant standard] [--runs 3] 6-5 6-6
+    python3 scripts/bench_pair.py --db tb/standard --no-draws --levels 2,4,5 7-5
 
 ``--db`` must hold the pair's values and draw-value files and those of the pairs its removals
-lead to (e.g. ``morris solve --out DIR --max-pieces 6 --draws``). Prints the median of --runs
-runs of each phase (the machine's other work shows in them: run it with nothing else going).
+lead to (e.g. ``morris solve --out DIR --max-pieces 6 --draws``; with ``--no-draws`` the values
+files only). Prints the median of --runs runs of each phase (the machine's other work shows in
+them: run it with nothing else going). ``--levels`` also times the values' ``emit`` alone over
+those levels (the predecessors of the positions decided there, from the pair's solved files:
+every unit scanned, no ``apply``), in ns a decided position and thread.
 """
 
 import argparse
@@ -28,6 +32,47 @@ def time_values_count(variant, hasher, top, db, runs):
         R.count(variant, hasher, top, pair, children, Reporter(quiet=True))
         times.append(time.perf_counter() - t)
     return statistics.median(times[1:]), sum(pair.slots)
+
+
+def time_emit(variant, hasher, top, db, levels, runs):
+    """The values' ``emit`` alone over ``levels`` of the pair of ``top``, its states rebuilt
+    from the solved files (a decided position: its dtc and code; the rest undecided, or unused):
+    (median seconds, decided positions, entries emitted)."""
+    import numba
+    import numpy as np
+    from morris.format.fileformat import TableFile
+    from morris.kernels import retro as K
+    from morris.solving import jobs as J, retro as R
+
+    pair = R.lay_out(hasher, top, variant)
+    for p, s in enumerate(pair.parts):
+        with TableFile(J.file_path(db, variant, s)) as tf:
+            val, dtc = tf.values_all(), tf.dtc_all()
+        decided = (val == K.WIN) | (val == K.LOSS)
+        st = np.where(decided, (dtc.astype(np.uint16) << 2) | val, 0).astype(np.uint16)
+        st[val == K.UNUSED] = K.UNUSED
+        pair.st[pair.offs[p]:pair.offs[p] + len(st)] = st
+    code = pair.st & 3
+    at = pair.st >> 2
+    ndec = sum(int(((at == d) & (code != 0) & (code != K.UNUSED)).sum()) for d in levels)
+    lv = R._Levels(variant, hasher, top, pair)
+    flags = np.ones(lv.nunits, dtype=np.uint8)
+    times = []
+    entries = 0
+    for _ in range(runs + 1):  # (the first compiles or loads the kernel)
+        t = time.perf_counter()
+        entries = 0
+        for d in levels:
+            lv.task_blk[:] = np.arange(lv.ntask)
+            lv.task_slot[:] = lv.task_blk * K.UNIT
+            while (lv.task_blk < lv.nunits).any():
+                K.emit(lv.T, lv.Ob, pair.movers, pair.table, len(pair.parts), pair.st, d, flags,
+                       lv.task_blk, lv.task_slot, lv.buf, lv.buf_n, lv.errors)
+                entries += int(lv.buf_n.sum())
+        times.append(time.perf_counter() - t)
+    if lv.errors.any():
+        raise RuntimeError("emit reported errors")
+    return statistics.median(times[1:]), ndec, entries, numba.get_num_threads()
 
 
 def time_draws(variant, hasher, top, db):
@@ -81,6 +126,8 @@ def main(argv=None):
     ap.add_argument("--db", required=True)
     ap.add_argument("--variant", default="standard")
     ap.add_argument("--runs", type=int, default=3)
+    ap.add_argument("--levels", default=None, help="e.g. 2,4,5: time the values' emit there")
+    ap.add_argument("--no-draws", action="store_true", help="the values' phases only")
     ap.add_argument("pairs", nargs="+")
     args = ap.parse_args(argv)
 
@@ -93,7 +140,19 @@ def main(argv=None):
     for name in args.pairs:
         top = Subspace.parse(name)
         count_s, slots = time_values_count(variant, hasher, top, args.db, args.runs)
-        print(f"{name}: values count {count_s:.2f} s ({slots:,} slots, median of {args.runs})")
+        import numba
+        print(f"{name}: values count {count_s:.2f} s ({slots:,} slots, "
+              f"{count_s * 1e9 * numba.get_num_threads() / slots:.0f} ns a slot and thread; "
+              f"median of {args.runs})")
+        if args.levels:
+            levels = [int(x) for x in args.levels.split(",")]
+            sec, ndec, entries, threads = time_emit(variant, hasher, top, args.db, levels,
+                                                   args.runs)
+            print(f"{name}: emit at levels {args.levels} {sec:.2f} s: {ndec:,} decided "
+                  f"positions, {entries:,} entries, {sec * 1e9 * threads / max(1, ndec):.0f} ns "
+                  f"a decided position and thread (median of {args.runs})")
+        if args.no_draws:
+            continue
         runs = [time_draws(variant, hasher, top, args.db) for _ in range(args.runs)]
         med = {k: statistics.median(r[k] for r in runs)
                for k in ("count", "won step", "grades", "total")}

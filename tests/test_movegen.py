@@ -182,3 +182,48 @@ def test_the_sweeps_split_placements_are_the_python_turns(var):
             assert sorted(got) == sorted(p.legal_turns()), p
             closers += n > 0
     assert closers > 10  # (positions with a placement that closes a mill were met)
+
+
+@pytest.mark.parametrize("var", ["standard", "six", "morabaraba", "lasker"])
+def test_the_solvers_slides_are_the_python_turns(var):
+    """turns.movement_children and every_child (the count passes' moves: counted by popcounts,
+    the mill-closing ones found from the points that complete a mill) against rules.py's turns
+    of random movement positions, flying or not: the moves, the quiet ones, every removal's
+    child slot (or END) and every quiet move's child slot, as multisets."""
+    from morris.hashing.index import Hasher
+    from morris.kernels.turns import END, every_child, kid_buffer, movement_children
+
+    checked = closers = 0
+    for flying in (True, False):
+        v = get_variant(var, flying=flying)
+        h = Hasher(v.board)
+        T = h.tables
+        for p in random_positions(v, 150, seed=30 + flying):
+            if p.mover_hand or p.opponent_hand or not p.legal_turns():
+                continue
+            M, O = p.mover, p.opponent
+            m, o = M.bit_count(), O.bit_count()
+            Ob = h.orbits([m])
+            kids, kids2, quiet_kids = kid_buffer(), kid_buffer(), kid_buffer()
+            moves, quiet, nk = movement_children(T, Ob, flying, m, o, M, O, kids)
+            assert (moves, quiet, nk) == every_child(T, Ob, flying, m, o, M, O, kids2, quiet_kids)
+            turns = p.legal_turns()
+            assert moves == len({(f, t) for f, t, _ in turns}), p
+            assert quiet == sum(r == 0 for _, _, r in turns), p
+            want, want_quiet = [], []
+            for f, t, r in turns:
+                M2 = M ^ (1 << f) | (1 << t)
+                if r == 0:
+                    want_quiet.append(h.index_py(O, M2))
+                elif o - 1 < 3:
+                    if (f, t) not in [w for w in want if isinstance(w, tuple)]:
+                        want.append((f, t))
+                else:
+                    want.append(h.index_py(O ^ r, M2))
+            want = [END if isinstance(w, tuple) else w for w in want]
+            assert sorted(kids[:nk].tolist()) == sorted(want), p
+            assert sorted(kids2[:nk].tolist()) == sorted(want), p
+            assert sorted(quiet_kids[:quiet].tolist()) == sorted(want_quiet), p
+            checked += 1
+            closers += nk > 0
+    assert checked > 100 and closers > 10

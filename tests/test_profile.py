@@ -56,6 +56,33 @@ def test_the_pair_bench_times_each_phase_and_leaves_the_library_as_it_was(six_sm
     assert parts["count"] + parts["won step"] + parts["grades"] <= parts["total"]
 
 
+def test_the_pair_bench_times_emit_over_the_levels_of_the_solved_files(standard5, capsys):
+    """bench_pair.py --levels: emit alone over levels rebuilt from the files; the decided
+    positions it counts are the files' own at those distances, and each emits its predecessors."""
+    import bench_pair
+    from morris.core.variants import get_variant
+    from morris.format.fileformat import TableFile
+    from morris.hashing.index import Hasher
+    from morris.hashing.subspaces import Subspace
+    from morris.solving.jobs import file_path
+
+    v = get_variant("standard")
+    top = Subspace.parse("5-4")
+    sec, ndec, entries, threads = bench_pair.time_emit(v, Hasher(v.board), top, str(standard5),
+                                                       [1, 2, 3], 1)
+    want = 0
+    for s in top.pair:
+        with TableFile(file_path(str(standard5), v, s)) as tf:
+            val, dtc = tf.values_all(), tf.dtc_all()
+        want += int((((val == 1) | (val == 2)) & (dtc >= 1) & (dtc <= 3)).sum())
+    assert ndec == want > 0
+    assert entries > ndec and sec > 0 and threads >= 1
+    bench_pair.main(["--db", str(standard5), "--no-draws", "--levels", "1", "--runs", "1", "5-4"])
+    out = capsys.readouterr().out
+    assert "5-4: values count" in out and "5-4: emit at levels 1" in out
+    assert "draw values" not in out
+
+
 def test_a_job_profiled_alone_reads_the_others_and_is_compared(standard5, tmp_path, capsys):
     """profile_solve.py --alone: every other file is a link to --db's, the job's own files are
     solved anew (and only they: the profile's one count), and a difference from --db's files

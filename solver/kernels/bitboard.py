@@ -55,6 +55,32 @@ def closed_mills(T, after, to):
 
 
 @njit(inline="always", **_NJ)
+def mill_targets(T, mover, empty):
+    """The points of ``empty`` that complete a mill of ``mover``'s: a mill through each has its
+    two other points in ``mover`` (where a move may close a mill)."""
+    out = 0
+    for i in range(T.mills.shape[0]):
+        mm = T.mills[i]
+        if popcount(mm & mover) == 2:
+            out |= mm & empty
+    return out
+
+
+@njit(inline="always", **_NJ)
+def closing_sources(T, mover, to, srcs):
+    """The points of ``srcs`` (``mover``'s pieces) whose move to the empty point ``to`` closes
+    a mill: ``closed_mills`` of the mask after the move is nonzero exactly when a mill through
+    ``to`` has its two other points in ``mover`` and does not hold the piece that moves."""
+    tb = np.int64(1) << to
+    out = 0
+    for j in range(T.pmill_n[to]):
+        mm = T.pmills[to, j]
+        if mover & mm == mm ^ tb:
+            out |= srcs & ~mm
+    return out
+
+
+@njit(inline="always", **_NJ)
 def flies(flying, mover, mh, oh, pm=False):
     """Whether the side to move flies (rules.flies): with exactly 3 pieces once the hands are
     empty; under the place-or-move turn (``pm``), with 3 on the board and in hand together."""

@@ -53,7 +53,11 @@ from ..core.codes import LOSS, UNUSED, WIN
 DRAWCONV = 1 << 9
 COUNT_MAX = 127
 PREFETCH = 24
-#: room kept free in a task buffer before another position's predecessors are emitted
+#: room for one position's predecessors (at most o * (n - m - o) of them: 110 on a board of 24
+#: points)
+PREDS = 256
+#: room kept free in a task buffer before another position's predecessors are emitted (beyond
+#: the entries waiting to be dealt, at most ``PREDS``, and the position's own)
 RESERVE = 1024
 
 # columns of the ``parts`` table: the part's pieces, where it lies, the other part's index,
@@ -179,23 +183,26 @@ def emit(T, Ob, U, parts, nparts, st, d, flags, task_blk, task_slot, buf, buf_n,
     n = T.n
 
     def run(t):
-        js = np.empty(256, dtype=np.int64)
-        ws = np.empty(256, dtype=np.int64)
+        js = np.empty(PREDS, dtype=np.int64)
+        ws = np.empty(PREDS, dtype=np.int64)
+        es = np.empty(2 * PREDS, dtype=np.int64)
         _emit_task(T, Ob, U, parts, nparts, st, d, flags, task_blk, task_slot, buf, buf_n,
-                   errors, ntask, cap, nunits, n, t, js, ws)
+                   errors, ntask, cap, nunits, n, t, js, ws, es)
 
     run_chunks(ntask, run)
 
 
 @njit(**CHUNK)
 def _emit_task(T, Ob, U, parts, nparts, st, d, flags, task_blk, task_slot, buf, buf_n, errors,
-               ntask, cap, nunits, n, t, js, ws):
-    """One task of ``emit``."""
+               ntask, cap, nunits, n, t, js, ws, es):
+    """One task of ``emit``: a decided position's entries go to ``es``, dealt to the owners'
+    buffers when more than ``PREDS`` wait (``_deal``)."""
     nown = buf.shape[1]
     for x in range(nown):
         buf_n[t, x] = 0
     blk = task_blk[t]
     g = task_slot[t]
+    ne = 0  # entries in ``es`` not yet dealt to their owners' buffers
     while blk < nunits:
         if not flags[blk]:
             blk += ntask
@@ -219,7 +226,7 @@ def _emit_task(T, Ob, U, parts, nparts, st, d, flags, task_blk, task_slot, buf, 
                 g += 1
                 continue
             for x in range(nown):
-                if buf_n[t, x] + RESERVE > cap:
+                if buf_n[t, x] + ne + RESERVE > cap:
                     full = True
             if full:
                 break
@@ -267,9 +274,11 @@ def _emit_task(T, Ob, U, parts, nparts, st, d, flags, task_blk, task_slot, buf, 
                     else:
                         j = base + ranked(T, s, rep, stab, gO2)
                     if kind == LOSS:
-                        _put(buf, buf_n, t, nown, j, 0)
+                        es[ne] = j << 8
+                        ne += 1
                     elif simple:
-                        _put(buf, buf_n, t, nown, j, 1)
+                        es[ne] = (j << 8) | 1
+                        ne += 1
                     else:
                         sQ = 1 if stab == 1 else _stab_size(T, stab, gO2)
                         found = False
@@ -285,22 +294,35 @@ def _emit_task(T, Ob, U, parts, nparts, st, d, flags, task_blk, task_slot, buf, 
             for x in range(nloc):
                 if ws[x] % sP != 0:
                     errors[t] += 1
-                _put(buf, buf_n, t, nown, js[x], ws[x] // sP)
+                es[ne] = (js[x] << 8) | (ws[x] // sP)
+                ne += 1
+            if ne > PREDS:
+                _deal(buf, buf_n, t, nown, es, ne)
+                ne = 0
             g += 1
         if full:
             break
         blk += ntask
         g = blk * UNIT
+    _deal(buf, buf_n, t, nown, es, ne)
     task_blk[t] = blk
     task_slot[t] = g
 
 
 @njit(inline="always", **_NJ)
-def _put(buf, buf_n, t, nown, j, w):
-    """Task t's entry (slot ``j``, weight ``w``) into the buffer of the slot's owner."""
-    x = owner(j, nown)
-    buf[t, x, buf_n[t, x]] = (j << 8) | w
-    buf_n[t, x] += 1
+def _deal(buf, buf_n, t, nown, es, ne):
+    """Task t's entries ``es[:ne]`` into the buffers of their slots' owners, in order. Each
+    owner's count is loaded once and stored once: an entry put straight into ``buf[t, owner]``
+    read its owner's count back after every store (the compiler cannot tell ``buf_n`` from
+    ``buf``), and that cost a third of emit's time (standard 7-5's levels 2, 4, 5: 460 against
+    299 ns a decided position, the entries the same)."""
+    for x in range(nown):
+        c = buf_n[t, x]
+        for k in range(ne):
+            e = es[k]
+            buf[t, x, c] = e  # (a slot written that is not the owner's is written over)
+            c += owner(e >> 8, nown) == x
+        buf_n[t, x] = c
 
 
 @njit(inline="always", **_NJ)

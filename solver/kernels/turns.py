@@ -43,8 +43,9 @@ from numba import njit
 
 from ..core.codes import LOSE_BELOW
 from .bitboard import NO_TABLE  # noqa: F401 (for callers)
-from .bitboard import MAX_TURNS, closed_mills, flies, placement_turns, removable, removal_turns
-from .bits import ctz
+from .bitboard import (MAX_TURNS, closing_sources, flies, mill_targets, placement_turns, removable,
+                       removal_turns)
+from .bits import ctz, popcount
 from .hashing import anchor, colex_rank, compress, free_bit, ranked, sym_image
 
 _NJ = dict(cache=True, nogil=True)
@@ -87,54 +88,74 @@ def every_child(T, Ob, flying, m, o, M, O, kids, quiet_kids):
 @njit(inline="always", **_NJ)
 def _slides(T, Ob, fly, ends, m, o, M, O, kids, quiet_kids, with_quiet):
     """The one loop over the slides of (M, O) behind ``slide_children`` and ``every_child``
-    (``with_quiet``, a constant where it is inlined: the quiet children's slots)."""
+    (``with_quiet``, a constant where it is inlined: the quiet children's slots). The moves
+    are counted by popcounts; only the points where a move may close a mill
+    (``bitboard.mill_targets``) are visited, each for the pieces whose move there closes one
+    (``closing_sources``): a test per move (``closed_mills``) cost the count pass a third of
+    its time (standard 7-5: 177 against 112 ns a position). With ``with_quiet`` every empty
+    point is visited, for its quiet moves too."""
     empty = T.full & ~(M | O)
     cblock = T.binom[T.n - m, o - 1]
-    moves = 0
-    quiet = 0
+    if fly:
+        moves = popcount(M) * popcount(empty)
+    else:
+        moves = 0
+        src = M
+        while src:
+            fb = src & -src
+            src ^= fb
+            moves += popcount(T.adj[ctz(fb)] & empty)
+    # (a mill with nothing to remove, when the opponent has no piece, is a quiet move)
+    mills = mill_targets(T, M, empty) if O else 0
+    rm = removable(T, O) if mills else 0
+    closing = 0
     nk = 0
-    src = M
-    while src:
-        fb = src & -src
-        src ^= fb
-        tg = empty if fly else (T.adj[ctz(fb)] & empty)
-        while tg:
-            tb = tg & -tg
-            tg ^= tb
-            moves += 1
-            M2 = (M ^ fb) | tb
-            if closed_mills(T, M2, ctz(tb)) == 0 or O == 0:  # (nothing to remove: quiet)
-                if with_quiet:
-                    orb, s, rep, stab = anchor(T, Ob, m, M2)
-                    quiet_kids[quiet] = orb * T.binom[T.n - m, o] + ranked(
-                        T, s, rep, stab, sym_image(T, s, O))
-                quiet += 1
-                continue
+    q = 0  # the quiet children written (with_quiet)
+    tg = empty if with_quiet else mills
+    while tg:
+        tb = tg & -tg
+        tg ^= tb
+        to = ctz(tb)
+        srcs = M if fly else (T.adj[to] & M)
+        cl = closing_sources(T, M, to, srcs) if tb & mills else 0
+        if with_quiet:
+            qs = srcs & ~cl
+            while qs:
+                fb = qs & -qs
+                qs ^= fb
+                orb, s, rep, stab = anchor(T, Ob, m, (M ^ fb) | tb)
+                quiet_kids[q] = orb * T.binom[T.n - m, o] + ranked(
+                    T, s, rep, stab, sym_image(T, s, O))
+                q += 1
+        closing += popcount(cl)
+        while cl:
+            fb = cl & -cl
+            cl ^= fb
             if ends:
                 kids[nk] = END
                 nk += 1
                 continue
-            orb, s, rep, stab = anchor(T, Ob, m, M2)
+            orb, s, rep, stab = anchor(T, Ob, m, (M ^ fb) | tb)
             base = orb * cblock
-            rm = removable(T, O)
+            r = rm
             if stab == 1:
                 # each child's opponent mask, mapped and compressed onto the anchor's free
                 # points, is the position's with one bit less (``free_bit``): one compress a
                 # move, not one a removal
                 free = T.full & ~rep
                 cO = compress(T, sym_image(T, s, O), free)
-                while rm:
-                    xb = rm & -rm
-                    rm ^= xb
+                while r:
+                    xb = r & -r
+                    r ^= xb
                     kids[nk] = base + colex_rank(T, cO ^ free_bit(free, T.sym_point[s, ctz(xb)]))
                     nk += 1
                 continue
-            while rm:
-                xb = rm & -rm
-                rm ^= xb
+            while r:
+                xb = r & -r
+                r ^= xb
                 kids[nk] = base + ranked(T, s, rep, stab, sym_image(T, s, O ^ xb))
                 nk += 1
-    return moves, quiet, nk
+    return moves, moves - closing, nk
 
 
 @njit(inline="always", **_NJ)
