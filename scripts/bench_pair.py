@@ -37,7 +37,8 @@ def time_values_count(variant, hasher, top, db, runs):
 def time_emit(variant, hasher, top, db, levels, runs):
     """The values' ``emit`` alone over ``levels`` of the pair of ``top``, its states rebuilt
     from the solved files (a decided position: its dtc and code; the rest undecided, or unused):
-    (median seconds, decided positions, entries emitted)."""
+    (median seconds, decided positions, entries emitted, threads). The levels' own loop
+    (``_Levels.step``) runs emit, its apply only counting the entries."""
     import numba
     import numpy as np
     from morris.format.fileformat import TableFile
@@ -58,21 +59,20 @@ def time_emit(variant, hasher, top, db, levels, runs):
     lv = R._Levels(variant, hasher, top, pair)
     flags = np.ones(lv.nunits, dtype=np.uint8)
     times = []
-    entries = 0
+    entries = [0]
+
+    def tally(buf, buf_n, *_):  # the level loop's apply, here only counting emit's entries
+        entries[0] += int(buf_n.sum())
+
     for _ in range(runs + 1):  # (the first compiles or loads the kernel)
         t = time.perf_counter()
-        entries = 0
+        entries[0] = 0
         for d in levels:
-            lv.task_blk[:] = np.arange(lv.ntask)
-            lv.task_slot[:] = lv.task_blk * K.UNIT
-            while (lv.task_blk < lv.nunits).any():
-                K.emit(lv.T, lv.Ob, pair.movers, pair.table, len(pair.parts), pair.st, d, flags,
-                       lv.task_blk, lv.task_slot, lv.buf, lv.buf_n, lv.errors)
-                entries += int(lv.buf_n.sum())
+            lv.step(d, flags, tally)
         times.append(time.perf_counter() - t)
     if lv.errors.any():
         raise RuntimeError("emit reported errors")
-    return statistics.median(times[1:]), ndec, entries, numba.get_num_threads()
+    return statistics.median(times[1:]), ndec, entries[0], numba.get_num_threads()
 
 
 def time_draws(variant, hasher, top, db):
@@ -131,6 +131,7 @@ def main(argv=None):
     ap.add_argument("pairs", nargs="+")
     args = ap.parse_args(argv)
 
+    import numba
     from morris.core.variants import get_variant
     from morris.hashing.index import Hasher
     from morris.hashing.subspaces import Subspace
@@ -140,7 +141,6 @@ def main(argv=None):
     for name in args.pairs:
         top = Subspace.parse(name)
         count_s, slots = time_values_count(variant, hasher, top, args.db, args.runs)
-        import numba
         print(f"{name}: values count {count_s:.2f} s ({slots:,} slots, "
               f"{count_s * 1e9 * numba.get_num_threads() / slots:.0f} ns a slot and thread; "
               f"median of {args.runs})")

@@ -53,8 +53,8 @@ from ..core.codes import LOSS, UNUSED, WIN
 DRAWCONV = 1 << 9
 COUNT_MAX = 127
 PREFETCH = 24
-#: room for one position's predecessors (at most o * (n - m - o) of them: 110 on a board of 24
-#: points)
+#: room for one position's predecessors (at most o * (n - m - o) of them: at most 132 on the
+#: boards of 24 points, with m = 1)
 PREDS = 256
 #: room kept free in a task buffer before another position's predecessors are emitted (beyond
 #: the entries waiting to be dealt, at most ``PREDS``, and the position's own)
