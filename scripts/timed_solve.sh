@@ -1,0 +1,20 @@
+#!/usr/bin/env bash
+# Run one `morris solve` under /usr/bin/time -v with a heartbeat, so that a run that spans
+# sessions (killed at a session's end, resumed by the same command) can be timed segment by
+# segment (issue 31: the complete solution from nothing).
+#   scripts/timed_solve.sh LOG SEG MORRIS SOLVE_ARGS...
+# Writes LOG.SEG.err (the solve's standard error, /usr/bin/time's figures at its end; none when
+# killed), LOG.SEG.out, and LOG.SEG.heartbeat (epoch and clock every 30 s, and start and end
+# lines). A killed segment ran from its start line to its last heartbeat (30 s at most lost).
+set -uo pipefail
+log=${1:?LOG} seg=${2:?SEG} morris=${3:?MORRIS}
+shift 3
+beat="$log.$seg.heartbeat"
+( while true; do echo "$(date +%s) $(date +%T)" >> "$beat"; sleep 30; done ) &
+pid=$!
+trap 'kill $pid 2>/dev/null' EXIT
+echo "$(date +%s) $(date +%T) start $*" >> "$beat"
+/usr/bin/time -v $morris solve "$@" > "$log.$seg.out" 2> "$log.$seg.err"
+rc=$?
+echo "$(date +%s) $(date +%T) end rc=$rc" >> "$beat"
+exit $rc
