@@ -182,3 +182,28 @@ def test_the_machine_benchmarks_chase_visits_every_slot_once():
             j = int(a[j])
         assert j == 0 and seen.all()
         assert bench_machine.chase(a, size) == 0 and (size == 1 or bench_machine.chase(a, 1) != 0)
+
+
+def test_a_timed_solve_logs_its_output_its_figures_and_a_heartbeat(tmp_path):
+    import shutil
+    import subprocess
+
+    import pytest
+
+    if not os.path.exists("/usr/bin/time"):
+        pytest.skip("needs /usr/bin/time (Debian: time)")
+    fake = tmp_path / "morris"
+    fake.write_text('#!/bin/sh\necho "out $*"; echo "a progress line" >&2; exit 3\n')
+    fake.chmod(0o755)
+    log = tmp_path / "run"
+    script = os.path.join(os.path.dirname(__file__), "..", "scripts", "timed_solve.sh")
+    r = subprocess.run([shutil.which("bash"), script, str(log), "2", str(fake), "--out", "X"],
+                       timeout=60)
+    assert r.returncode == 3  # the solve's status, passed on
+    assert (tmp_path / "run.2.out").read_text() == "out solve --out X\n"
+    err = (tmp_path / "run.2.err").read_text()
+    assert err.startswith("a progress line") and "Elapsed (wall clock)" in err
+    beats = (tmp_path / "run.2.heartbeat").read_text().splitlines()
+    assert beats[0].split()[2:] == ["start", "--out", "X"]
+    assert beats[-1].split()[2:] == ["end", "rc=3"]
+    assert int(beats[0].split()[0]) <= int(beats[-1].split()[0])
