@@ -10,11 +10,13 @@ set -uo pipefail
 log=${1:?LOG} seg=${2:?SEG} morris=${3:?MORRIS}
 shift 3
 beat="$log.$seg.heartbeat"
-( while true; do echo "$(date +%s) $(date +%T)" >> "$beat"; sleep 30; done ) &
+echo "$(date +%s) $(date +%T) start $*" >> "$beat"
+( while true; do sleep 30; echo "$(date +%s) $(date +%T)" >> "$beat"; done ) &
 pid=$!
 trap 'kill $pid 2>/dev/null' EXIT
-echo "$(date +%s) $(date +%T) start $*" >> "$beat"
 /usr/bin/time -v $morris solve "$@" > "$log.$seg.out" 2> "$log.$seg.err"
 rc=$?
+kill $pid 2>/dev/null
+wait $pid 2>/dev/null
 echo "$(date +%s) $(date +%T) end rc=$rc" >> "$beat"
 exit $rc
