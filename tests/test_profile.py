@@ -185,6 +185,8 @@ def test_the_machine_benchmarks_chase_visits_every_slot_once():
 
 
 def test_a_timed_solve_logs_its_output_its_figures_and_a_heartbeat(tmp_path):
+    """scripts/timed_solve.sh, with a fake morris: the solve's status passed on, its output and
+    /usr/bin/time's figures logged, the heartbeat's first line the start, its last the end."""
     import shutil
     import subprocess
 
