@@ -18,10 +18,11 @@ something else was measured). A job of the unlimited twin (``(no limit)``) count
 twin is another rule set, solved once for all that share it.
 
 A run killed with its session writes no ``/usr/bin/time`` lines. ``--heartbeat``: the heartbeat
-files of ``scripts/solve_seeds.sh`` (one per segment: a line ``EPOCH HH:MM:SS`` every 30 s, and
-``[EPOCH] HH:MM:SS start NAME`` / ``end NAME rc=N`` around each rule set); each run of the rule
-set there that has no end line (killed) adds its time from its start line to the file's last
-beat (within 30 s) to the logs' wall clock. ``--pauses``: logs of ``STOP EPOCH ...`` and
+files of ``scripts/timed_solve.sh`` (``scripts/solve_seeds.sh`` writes one per rule set and
+segment; earlier segments wrote one per segment for all: a line ``EPOCH HH:MM:SS`` every 30 s,
+and ``[EPOCH] HH:MM:SS start NAME ...`` / ``end NAME rc=N`` around each run); each run of the
+rule set there that has no end line (killed) adds its time from its start line to the file's
+last beat (within 30 s) to the logs' wall clock. ``--pauses``: logs of ``STOP EPOCH ...`` and
 ``CONT EPOCH ...`` lines (each SIGSTOP and SIGCONT of the solve, as ``/tmp/.../pause.sh`` writes
 them); the stopped time inside the heartbeats' runs, ended or killed, is taken off, beside
 ``--paused`` (for runs that no heartbeat file covers).

@@ -206,6 +206,37 @@ def test_a_timed_solve_logs_its_output_its_figures_and_a_heartbeat(tmp_path):
     err = (tmp_path / "run.2.err").read_text()
     assert err.startswith("a progress line") and "Elapsed (wall clock)" in err
     beats = (tmp_path / "run.2.heartbeat").read_text().splitlines()
-    assert beats[0].split()[2:] == ["start", "--out", "X"]
-    assert beats[-1].split()[2:] == ["end", "rc=3"]
+    assert beats[0].split()[2:] == ["start", "run", "--out", "X"]
+    assert beats[-1].split()[2:] == ["end", "run", "rc=3"]
     assert int(beats[0].split()[0]) <= int(beats[-1].split()[0])
+    # the lines scripts/seed_table.py times a run by: one segment, ended
+    import seed_table
+    start, end = int(beats[0].split()[0]), int(beats[-1].split()[0])
+    assert seed_table.segments([tmp_path / "run.2.heartbeat"], "run") == [(start, end, True)]
+
+
+def test_the_seed_solves_run_in_order_each_timed_and_stop_at_a_failure(tmp_path):
+    """scripts/solve_seeds.sh, with a fake morris: each rule set named solved in turn through
+    timed_solve.sh (its own log and heartbeat), the chain stopped at the first that fails,
+    with that solve's status."""
+    import shutil
+    import subprocess
+
+    import pytest
+
+    if not os.path.exists("/usr/bin/time"):
+        pytest.skip("needs /usr/bin/time (Debian: time)")
+    fake = tmp_path / "morris"
+    fake.write_text('#!/bin/sh\necho "$*"\ncase "$*" in *"--rules b "*) exit 5;; esac\n')
+    fake.chmod(0o755)
+    out = tmp_path / "tb"
+    out.mkdir()
+    script = os.path.join(os.path.dirname(__file__), "..", "scripts", "solve_seeds.sh")
+    r = subprocess.run([shutil.which("bash"), script, str(out), "7", str(fake), "a", "b", "c"],
+                       timeout=60)
+    assert r.returncode == 5
+    assert (out / "a.7.out").read_text() == f"solve --out {out} --rules a --phase all\n"
+    assert (out / "b.7.out").read_text() == f"solve --out {out} --rules b --phase all\n"
+    assert not (out / "c.7.out").exists()
+    assert (out / "a.7.heartbeat").read_text().splitlines()[-1].split()[2:] == ["end", "a", "rc=0"]
+    assert (out / "b.7.heartbeat").read_text().splitlines()[-1].split()[2:] == ["end", "b", "rc=5"]
