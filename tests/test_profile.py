@@ -240,3 +240,44 @@ def test_the_seed_solves_run_in_order_each_timed_and_stop_at_a_failure(tmp_path)
     assert not (out / "c.7.out").exists()
     assert (out / "a.7.heartbeat").read_text().splitlines()[-1].split()[2:] == ["end", "a", "rc=0"]
     assert (out / "b.7.heartbeat").read_text().splitlines()[-1].split()[2:] == ["end", "b", "rc=5"]
+
+
+def test_a_runs_phases_add_its_jobs_by_kind_and_time_a_killed_segment(tmp_path, capsys):
+    """scripts/run_phases.py: the printed jobs summed by kind (movement values, dtw, draw values,
+    placement; a twin's job as its kind), the wall clock of an ended segment from /usr/bin/time
+    and of a killed one from its heartbeat, less the stopped time; the rest a row."""
+    import run_phases
+
+    one = tmp_path / "complete.1.err"
+    one.write_text("[1/9] 8-7/7-8: 1,000 positions in 10.0 s\n"
+                   "[2/9] 8-8 (no limit): 500 positions in 5.0 s\n"
+                   "[3/9] 8-7/7-8 dtw: 1,000 positions in 20.0 s\n"
+                   "\tElapsed (wall clock) time (h:mm:ss or m:ss): 1:00.00\n"
+                   "\tMaximum resident set size (kbytes): 1234\n")
+    two = tmp_path / "complete.2.err"
+    two.write_text("[4/9] 8-7/7-8 draws: 1,000 positions in 30.0 s\n"
+                   "[5/9] 5-4+4+4 +dtw +draws: 2,000 positions in 40.0 s\n")
+    beat = tmp_path / "complete.2.heartbeat"
+    beat.write_text("1000 10:00:00 start complete --out X\n1030 10:00:30\n1100 10:01:40\n")
+    pauses = tmp_path / "pauses.log"
+    pauses.write_text("STOP 1010 x\nCONT 1020 x\n")
+    assert run_phases.kind_of("9-9") == "movement values"
+    assert run_phases.kind_of("0-0+1+0") == "placement"
+    rows = run_phases.phases([one, two])
+    assert rows["movement values"] == {"jobs": 2, "positions": 1500, "seconds": 15.0}
+    assert rows["movement dtw"]["seconds"] == 20.0
+    assert rows["movement draw values"]["positions"] == 1000
+    assert rows["placement"] == {"jobs": 1, "positions": 2000, "seconds": 40.0}
+    out = tmp_path / "j"
+    assert run_phases.main([str(one), str(two), "--heartbeat", str(beat), "--pauses",
+                            str(pauses), "--json", str(out)]) == 0
+    got = json.loads(out.read_text())
+    assert got["wall"] == 60.0 + 100 - 10 and got["peak_kb"] == 1234
+    table = capsys.readouterr().out
+    assert "| the rest (shorter jobs, loading, starting) | | | 45.0 | |" in table
+    try:
+        run_phases.kind_of("8-7/7-8 frobs")
+    except ValueError as e:
+        assert "frobs" in str(e)
+    else:
+        raise AssertionError("an unknown kind passed")
