@@ -42,7 +42,7 @@ from numba import njit, prange
 from ..core.codes import DRAW, DV0, LOSS, UNUSED, WIN
 from .hashing import slot_walk, walk_at, walk_on
 from .jit import CHUNK, run_chunks
-from .retro import BLOCK, COUNT_MAX, UNIT
+from .retro import BLOCK, COUNT_MAX, UNIT, fetch_kids
 from .turns import END, kid_buffer, movement_children
 
 _NJ = dict(cache=True, nogil=True)
@@ -66,45 +66,57 @@ def count_draws(T, Ob, flying, m, o, off, slots, rank, vals, st, exits, dv, chil
 
     def run(bi):
         _draws_block(T, Ob, flying, m, o, off, rank, vals, st, exits, dv, child_vals, child_dv,
-                     lo_blk, wins, errors, end, bi, kid_buffer())
+                     lo_blk, wins, errors, end, bi, kid_buffer(), kid_buffer())
 
     run_chunks(hi_blk - lo_blk, run)
 
 
 @njit(**CHUNK)
 def _draws_block(T, Ob, flying, m, o, off, rank, vals, st, exits, dv, child_vals, child_dv,
-                 lo_blk, wins, errors, end, bi, kids):
-    """One block of ``count_draws``."""
+                 lo_blk, wins, errors, end, bi, kids, back):
+    """One block of ``count_draws``: as in ``retro._count_block``, a drawn position's removal
+    children are fetched while the next one's are generated (``back`` holds the children of
+    the position waiting, ``pg``)."""
     b = lo_blk + bi
     has_win = False
-    w = slot_walk(T, Ob, m, o, b * BLOCK - off)
-    for g in range(b * BLOCK, min(b * BLOCK + BLOCK, end)):
-        M, O, used = walk_at(T, m, o, w)
-        w = walk_on(T, Ob, m, o, w)
-        exits[g] = NONE
-        dv[g] = 0
-        v = vals[g - off]
-        if not used or v == LOSS:
-            st[g] = UNUSED
-            continue
-        if v == WIN:
-            st[g] = WIN  # level 0: its predecessors lose a move into it
-            has_win = True
-            continue
-        dv[g] = rank + DV0
-        _, nonrem, nk = movement_children(T, Ob, flying, m, o, M, O, kids)
-        best = -(1 << 30)
-        for i in range(nk):
-            j = kids[i]
-            if j != END and child_vals[j] == DRAW:  # (END wins: never a drawn position's)
-                x = -(np.int64(child_dv[j]) - DV0) - rank
-                if x > best:
-                    best = x
-        if nonrem > COUNT_MAX:
-            errors[bi % errors.shape[0]] += 1
-        st[g] = nonrem << 2
-        if best != -(1 << 30):
-            exits[g] = best + KEY0
+    g0 = b * BLOCK
+    g1 = min(g0 + BLOCK, end)
+    w = slot_walk(T, Ob, m, o, g0 - off)
+    pg = -1
+    nonrem = nk = pnonrem = pnk = 0
+    for g in range(g0, g1 + 1):
+        if g < g1:
+            M, O, used = walk_at(T, m, o, w)
+            w = walk_on(T, Ob, m, o, w)
+            exits[g] = NONE
+            dv[g] = 0
+            v = vals[g - off]
+            if not used or v == LOSS:
+                st[g] = UNUSED
+                continue
+            if v == WIN:
+                st[g] = WIN  # level 0: its predecessors lose a move into it
+                has_win = True
+                continue
+            dv[g] = rank + DV0
+            _, nonrem, nk = movement_children(T, Ob, flying, m, o, M, O, kids)
+            fetch_kids(kids, nk, child_vals)
+            fetch_kids(kids, nk, child_dv)
+        if pg >= 0:
+            best = -(1 << 30)
+            for i in range(pnk):
+                j = back[i]
+                if j != END and child_vals[j] == DRAW:  # (END wins: never a drawn position's)
+                    x = -(np.int64(child_dv[j]) - DV0) - rank
+                    if x > best:
+                        best = x
+            if pnonrem > COUNT_MAX:
+                errors[bi % errors.shape[0]] += 1
+            st[pg] = pnonrem << 2
+            if best != -(1 << 30):
+                exits[pg] = best + KEY0
+        pg, pnonrem, pnk = g, nonrem, nk
+        kids, back = back, kids
     wins[b] = has_win
 
 

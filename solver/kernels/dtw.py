@@ -33,7 +33,7 @@ from numba import njit, prange
 from ..core.codes import LOSS, UNUSED, WIN
 from .hashing import slot_walk, walk_at, walk_on
 from .jit import CHUNK, run_chunks
-from .retro import BLOCK, COUNT_MAX, DRAWCONV, UNIT
+from .retro import BLOCK, COUNT_MAX, DRAWCONV, UNIT, fetch_kids
 from .turns import END, every_child, kid_buffer, movement_children
 
 _NJ = dict(cache=True, nogil=True)
@@ -84,44 +84,54 @@ def count_dtw(T, Ob, flying, m, o, off, slots, vals, st, exits, child_vals, chil
 
     def run(bi):
         _dtw_block(T, Ob, flying, m, o, off, vals, st, exits, child_vals, child_dtw, halved,
-                   lo_blk, flag0, errors, end, bi, kid_buffer())
+                   lo_blk, flag0, errors, end, bi, kid_buffer(), kid_buffer())
 
     run_chunks(hi_blk - lo_blk, run)
 
 
 @njit(**CHUNK)
 def _dtw_block(T, Ob, flying, m, o, off, vals, st, exits, child_vals, child_dtw, halved, lo_blk,
-               flag0, errors, end, bi, kids):
-    """One block of ``count_dtw``."""
+               flag0, errors, end, bi, kids, back):
+    """One block of ``count_dtw``: as in ``retro._count_block``, a won or lost position's
+    removal children are fetched while the next one's are generated (``back`` holds the
+    children of the position waiting, ``pg``)."""
     b = lo_blk + bi
     g0 = b * BLOCK
     g1 = min(g0 + BLOCK, end)
     has0 = False
     w = slot_walk(T, Ob, m, o, g0 - off)
-    for g in range(g0, g1):
-        v = vals[g]
-        M, O, used = walk_at(T, m, o, w)
-        w = walk_on(T, Ob, m, o, w)
-        if not used or (v != WIN and v != LOSS):  # draws and unused slots take no part
-            st[g] = UNUSED  # (an unused slot's value is a neighbour's, kept for compression)
-            exits[g] = NONE
-            continue
-        moves, nonrem, nk = movement_children(T, Ob, flying, m, o, M, O, kids)
-        anymove = moves > 0
-        best_win = NONE  # least exit level into a lost child
-        worst = 0  # largest exit level
-        for x in range(nk):
-            j = kids[x]
-            if j == END:  # the removal ends the game: the child is lost in 0
-                best_win = 1
-                worst = max(worst, 1)
+    pg = -1
+    v = pv = np.uint8(0)
+    moves = nonrem = nk = pmoves = pnonrem = pnk = 0
+    for g in range(g0, g1 + 1):
+        if g < g1:
+            v = vals[g]
+            M, O, used = walk_at(T, m, o, w)
+            w = walk_on(T, Ob, m, o, w)
+            if not used or (v != WIN and v != LOSS):  # draws and unused slots take no part
+                st[g] = UNUSED  # (an unused slot's value is a neighbour's, kept for compression)
+                exits[g] = NONE
                 continue
-            best_win, worst = exit_level(np.int64(child_vals[j]), np.int64(child_dtw[j]), halved,
-                                         best_win, worst)
-        st[g], exits[g], lost0, bad = dtw_state(v, anymove, nonrem, best_win, worst)
-        has0 |= lost0
-        if bad:
-            errors[bi % errors.shape[0]] += 1
+            moves, nonrem, nk = movement_children(T, Ob, flying, m, o, M, O, kids)
+            fetch_kids(kids, nk, child_vals)
+            fetch_kids(kids, nk, child_dtw)
+        if pg >= 0:
+            best_win = NONE  # least exit level into a lost child
+            worst = 0  # largest exit level
+            for x in range(pnk):
+                j = back[x]
+                if j == END:  # the removal ends the game: the child is lost in 0
+                    best_win = 1
+                    worst = max(worst, 1)
+                    continue
+                best_win, worst = exit_level(np.int64(child_vals[j]), np.int64(child_dtw[j]),
+                                             halved, best_win, worst)
+            st[pg], exits[pg], lost0, bad = dtw_state(pv, pmoves > 0, pnonrem, best_win, worst)
+            has0 |= lost0
+            if bad:
+                errors[bi % errors.shape[0]] += 1
+        pg, pv, pmoves, pnonrem, pnk = g, v, moves, nonrem, nk
+        kids, back = back, kids
     flag0[b] = has0
 
 
