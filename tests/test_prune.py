@@ -288,3 +288,36 @@ def test_the_book_writes_each_whole_dtw_file_once(six_dbs, tmp_path):
         with open(file_path(full, SIX, s, kind), "rb") as a, \
                 open(book / os.path.basename(file_path(full, SIX, s, kind)), "rb") as b:
             assert a.read() == b.read(), (s, kind)
+
+
+def test_files_the_solve_prunes_are_written_fast_first_and_end_the_same(six_dbs, tmp_path,
+                                                                       monkeypatch):
+    """A solve with dtw writes the dtw files it prunes at its end at zstd's FAST_LEVEL
+    (schedule.soon_pruned: every reader in the plan), the others at SELECT_LEVEL; the files it
+    leaves are the bytes of files written at SELECT_LEVEL and pruned. A movement-only plan
+    prunes nothing of the movement phase (its readers, the placement jobs, are not in it)."""
+    from morris.format.fileformat import FAST_LEVEL, SELECT_LEVEL
+    from morris.solving import jobs as J
+    from morris.solving.schedule import job_graph, soon_pruned
+
+    _, pruned, _ = six_dbs
+    levels = {}
+    write = J.write_distance_table
+
+    def spy(path, *args):
+        levels[os.path.basename(path)] = args[-1]
+        return write(path, *args)
+
+    monkeypatch.setattr(J, "write_distance_table", spy)
+    out = tmp_path / "db"
+    solve(out, SIX, phase="all", reporter=QUIET, dtw=True)
+    subs = _dtw_subspaces(pruned)
+    fast = {f"{s.name}.mtw" for s in subs if prunable(SIX, s, set(subs))}
+    assert set(levels) == {f"{s.name}.mtw" for s in subs} and len(fast) > 100
+    assert {n for n, lv in levels.items() if lv == FAST_LEVEL} == fast
+    assert all(lv == SELECT_LEVEL for n, lv in levels.items() if n not in fast)
+    for s in subs:
+        a = (out / SIX.ruleset_id / f"{s.name}.mtw").read_bytes()
+        assert a == (pruned / SIX.ruleset_id / f"{s.name}.mtw").read_bytes(), s.name
+    jobs, _ = job_graph(SIX, phase="movement", dtw=True)
+    assert soon_pruned(SIX, jobs) == set()

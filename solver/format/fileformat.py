@@ -72,6 +72,10 @@ DTC_LEVEL = 9
 DRAWS_LEVEL = 6
 SELECT_BLOCK = 1 << 12  # slots per block of a selected section (below): at most 4 KiB as uint8
 SELECT_LEVEL = 15
+#: a whole dtw file that the solve writing it prunes at its end (solving/schedule.py): zstd
+#: level 3 writes standard 7-5's 5.5x faster than 15 (11% more bytes), and pruning rewrites it
+#: at ``SELECT_LEVEL``, the same bytes as from a file written at 15
+FAST_LEVEL = 3
 
 
 class Selection(NamedTuple):
@@ -186,13 +190,15 @@ class _Section(NamedTuple):
 
 
 def write_distance_table(path, header: dict, name: str, dist: np.ndarray, anchors: np.ndarray,
-                         values: np.ndarray | None = None, used: np.ndarray | None = None):
+                         values: np.ndarray | None = None, used: np.ndarray | None = None,
+                         level: int = SELECT_LEVEL):
     """Write a file that holds one distance section (``name``: ``dtw``) and the anchors, with
     ``header`` (which names its ``kind``), atomically; returns the header written. ``values``:
     the value codes as the values file stores them (``TableFile.values_all``), which select
     the slots of a section in :data:`SELECTIONS`; ``used``: the slots that hold a position
-    (the others' entries are never read)."""
-    return write_planes(path, header, {name: dist}, anchors, SELECT_LEVEL, values, used)
+    (the others' entries are never read); ``level``: zstd's (:data:`FAST_LEVEL` for a file
+    pruned before the solve ends)."""
+    return write_planes(path, header, {name: dist}, anchors, level, values, used)
 
 
 def write_planes(path, header: dict, planes: dict, anchors: np.ndarray, level: int = DTC_LEVEL,

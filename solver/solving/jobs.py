@@ -14,13 +14,13 @@ from __future__ import annotations
 
 import os
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 
 from ..core.codes import UNUSED
-from ..format.fileformat import (DRAWS_LEVEL, TableFile, check_file, write_distance_table, write_planes,
-                                 write_table)
+from ..format.fileformat import (DRAWS_LEVEL, FAST_LEVEL, SELECT_LEVEL, TableFile, check_file,
+                                 write_distance_table, write_planes, write_table)
 from ..database.folders import (draws_header, dtw_header, file_fields, file_path, read_draws,
                                 read_planes, ruleset_dir, stored_values, table_header)
 from ..hashing.index import Hasher, count_positions, shared_hasher
@@ -39,10 +39,18 @@ class Job:
 
     sub: Subspace
     unlimited: bool = False  # the twin without the no-removal limit, of a limited solve
+    #: its dtw files are pruned when the solve ends (schedule.soon_pruned): written first at
+    #: zstd's FAST_LEVEL (not part of the job's identity)
+    fast_dtw: bool = field(default=False, compare=False)
 
     @property
     def name(self) -> str:
         return "/".join(s.name for s in self.subspaces) + (" (no limit)" if self.unlimited else "")
+
+    @property
+    def dtw_level(self) -> int:
+        """zstd's level for the dtw files it writes (``fast_dtw``)."""
+        return FAST_LEVEL if self.fast_dtw else SELECT_LEVEL
 
     def writes_variant(self, variant):
         """The variant whose directory this job writes: without the limit for a twin."""
@@ -266,7 +274,8 @@ class PlacementSubspace(Job):
         if want_dtw:
             plane = extra.pop(0)
             hdr = dtw_header(variant, self.sub, vals, plane)
-            write_distance_table(file_path(out, variant, self.sub, "dtw"), hdr, "dtw", plane, anchors, stored, used)
+            write_distance_table(file_path(out, variant, self.sub, "dtw"), hdr, "dtw", plane, anchors, stored, used,
+                                 self.dtw_level)
         if want_draws:  # no cycles in placement: no draw distance (all 0)
             dv, dd = extra.pop(0), np.zeros(len(vals), dtype=np.uint8)
             write_planes(file_path(out, variant, self.sub, "draw"), draws_header(variant, self.sub, dv, dd, None),
@@ -353,7 +362,7 @@ class MovementDtw(_PairFiles):
             hdr = dtw_header(variant, s, vals, planes[s])
             del vals
             write_distance_table(file_path(out, variant, s, "dtw"), hdr, "dtw", planes[s], hasher.anchor_reps(s.o),
-                                 stored, used)
+                                 stored, used, self.dtw_level)
             positions += count_positions(variant.board, s.m, s.o)
         return positions
 

@@ -145,25 +145,27 @@ def readers_complete(out, variant, jobs, deps) -> dict:
     """{subspace: whether every job that reads its dtw file has its own dtw files}, for the
     subspaces whose dtw files exist; ``jobs``, ``deps``: the whole game's job graph with dtw
     (schedule.job_graph)."""
-    dtw_jobs = [j for j in jobs if _writes_dtw(j)]
-    complete = {j: all(_has_dtw(out, variant, s) for s in _dtw_subspaces(j)) for j in dtw_jobs}
+    dtw_jobs = [j for j in jobs if writes_dtw(j)]
+    complete = {j: all(_has_dtw(out, variant, s) for s in dtw_subspaces(j)) for j in dtw_jobs}
     ok = {}
     for j in dtw_jobs:
         for d in deps[j]:
-            if _writes_dtw(d):
-                for s in _dtw_subspaces(d):
+            if writes_dtw(d):
+                for s in dtw_subspaces(d):
                     ok[s] = ok.get(s, True) and complete[j]
     for j in dtw_jobs:
-        for s in _dtw_subspaces(j):
+        for s in dtw_subspaces(j):
             ok.setdefault(s, True)
     return {s: v for s, v in ok.items() if _has_dtw(out, variant, s)}
 
 
-def _writes_dtw(job) -> bool:
+def writes_dtw(job) -> bool:
+    """Whether a job (solving.jobs) writes dtw files."""
     return getattr(job, "kind", "") == "dtw" or bool(getattr(job, "dtw", False))
 
 
-def _dtw_subspaces(job) -> list:
+def dtw_subspaces(job) -> list:
+    """The subspaces whose dtw files a job writes (where it writes them)."""
     return list(job.subspaces) if hasattr(job, "subspaces") else [job.sub]
 
 
@@ -178,7 +180,7 @@ def prune(out, variant, jobs, deps, reporter: Reporter | None = None) -> dict:
     "after": bytes}."""
     rep = reporter or Reporter(quiet=True)
     todo = []
-    game = {s for j in jobs if _writes_dtw(j) for s in _dtw_subspaces(j)}
+    game = {s for j in jobs if writes_dtw(j) for s in dtw_subspaces(j)}
     for sub, ready in readers_complete(out, variant, jobs, deps).items():
         if not (ready and prunable(variant, sub, game)):
             continue

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import os
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from ..format.fileformat import remove_stale_temporaries
 from ..database.folders import ruleset_dir
@@ -23,7 +23,7 @@ from ..hashing.subspaces import (check_movement, hand_subspaces, pair_key, check
                                  movement_subspaces, placement_closure, placement_subspaces)
 from ..core.variants import variant_from_fields
 from .cluster import dask_executor
-from .prune import prune
+from .prune import dtw_subspaces, prunable, prune, writes_dtw
 
 
 def job_graph(variant, targets=None, max_pieces=None, phase="movement", dtw=False, draws=False):
@@ -249,6 +249,8 @@ def solve(out, variant, targets=None, max_pieces=None, reporter=None, on_job=Non
     rep = reporter or Reporter()
     t0 = time.perf_counter()
     jobs, deps = job_graph(variant, targets, max_pieces, phase, dtw, draws)
+    if dtw and prune_dtw:
+        jobs, deps = fast_dtw_jobs(variant, jobs, deps)
     prepare_output(out, variant, rep)
     run = _Run(out, variant, jobs, deps, rep, executor or InlineExecutor(), executor_factory,
                threads, retries, submit, slots, on_job, alone, cores)
@@ -258,6 +260,36 @@ def solve(out, variant, targets=None, max_pieces=None, reporter=None, on_job=Non
         run.summary.pruned = prune_finished(out, variant, rep)
     run.summary.seconds = time.perf_counter() - t0
     return run.summary
+
+
+def soon_pruned(variant, jobs) -> set:
+    """The subspaces whose dtw files a solve of ``jobs`` (its whole plan, the complete jobs
+    too) prunes when it ends: those that may be pruned (prune.prunable) and that every job of
+    the whole game reading them is a job of the plan (prune.readers_complete then holds).
+    Killed and resumed, the solve prunes them at the resumed run's end."""
+    whole, deps = job_graph(variant, None, None, "all", dtw=True)
+    game = {s for j in whole if writes_dtw(j) for s in dtw_subspaces(j)}
+    planned = {s for j in jobs if writes_dtw(j) for s in dtw_subspaces(j)}
+    readers = {}
+    for j in whole:
+        if writes_dtw(j):
+            for d in deps[j]:
+                if writes_dtw(d):
+                    for s in dtw_subspaces(d):
+                        readers.setdefault(s, set()).update(dtw_subspaces(j))
+    return {s for s in planned
+            if prunable(variant, s, game) and readers.get(s, set()) <= planned}
+
+
+def fast_dtw_jobs(variant, jobs, deps):
+    """(jobs, deps) with ``fast_dtw`` set on the jobs whose dtw files are all pruned when the
+    solve ends (:func:`soon_pruned`): they are written at zstd's FAST_LEVEL first, and the
+    pruned files are the same bytes."""
+    soon = soon_pruned(variant, jobs)
+    fast = {j: replace(j, fast_dtw=True) for j in jobs
+            if writes_dtw(j) and set(dtw_subspaces(j)) <= soon}
+    return ([fast.get(j, j) for j in jobs],
+            {fast.get(j, j): [fast.get(d, d) for d in ds] for j, ds in deps.items()})
 
 
 def prune_finished(out, variant, rep) -> dict:
