@@ -49,6 +49,8 @@ _NJ = dict(cache=True, nogil=True)
 
 #: no exit
 NONE = 0xFFFF
+#: the best exit's excess of a position without a drawn exit (below every excess)
+NO_EXIT = -(1 << 30)
 #: exit keys: key(x) = x + KEY0 (excess values lie in -2 * RANK_MAX .. 2 * RANK_MAX, codes.py)
 KEY0 = 256
 
@@ -103,21 +105,29 @@ def _draws_block(T, Ob, flying, m, o, off, rank, vals, st, exits, dv, child_vals
             fetch_kids(kids, nk, child_vals)
             fetch_kids(kids, nk, child_dv)
         if pg >= 0:
-            best = -(1 << 30)
+            best = NO_EXIT
             for i in range(pnk):
                 j = back[i]
                 if j != END and child_vals[j] == DRAW:  # (END wins: never a drawn position's)
                     x = -(np.int64(child_dv[j]) - DV0) - rank
                     if x > best:
                         best = x
-            if pnonrem > COUNT_MAX:
-                errors[bi % errors.shape[0]] += 1
-            st[pg] = pnonrem << 2
-            if best != -(1 << 30):
-                exits[pg] = best + KEY0
+            put_count(st, exits, errors, pg, bi, pnonrem, best, KEY0)
         pg, pnonrem, pnk = g, nonrem, nk
         kids, back = back, kids
     wins[b] = has_win
+
+
+@njit(inline="always", **_NJ)
+def put_count(st, exits, errors, g, bi, quiet, best, key0):
+    """A drawn position's count of ``quiet`` moves into ``st[g]`` (``errors`` counts one above
+    ``COUNT_MAX``) and the key of its best exit, of excess ``best`` (``NO_EXIT``: none, and
+    ``exits[g]`` stays ``NONE``), into ``exits[g]`` (block ``bi``'s count of the errors)."""
+    if quiet > COUNT_MAX:
+        errors[bi % errors.shape[0]] += 1
+    st[g] = quiet << 2
+    if best != NO_EXIT:
+        exits[g] = best + key0
 
 
 @njit(parallel=True, **_NJ)

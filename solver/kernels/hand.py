@@ -21,6 +21,7 @@ from ..core.codes import DRAW, DV0, LOSS, UNUSED, WIN
 from .bitboard import turn_rows
 from .bits import popcount
 from .hashing import expand, index_one, next_subset, slot_walk, walk_at, walk_on
+from .draws import NO_EXIT, put_count
 from .dtw import NONE, dtw_state, exit_level
 from .jit import CHUNK, run_chunks, run_spans
 from .placement import child_slot, move_image, per_placement, sweep_scratch
@@ -129,7 +130,7 @@ def _hand_draws_block(T, Ob, fly, dm, m, o, hm, ho, off, rank, vals, st, exits, 
             continue
         dv[g] = rank + DV0
         _, quiet, nk = hand_children(T, Ob, fly, ho, dm, m, o, hm, M, O, kids, kinds, rows)
-        best = -(1 << 30)
+        best = NO_EXIT
         for i in range(nk):
             j = kids[i]
             if j == END:
@@ -139,11 +140,7 @@ def _hand_draws_block(T, Ob, fly, dm, m, o, hm, ho, off, rank, vals, st, exits, 
                 x = -(_at(k, e0, e1, e2, e3, j) - DV0) - rank
                 if x > best:
                     best = x
-        if quiet > COUNT_MAX:
-            errors[bi % errors.shape[0]] += 1
-        st[g] = quiet << 2
-        if best != -(1 << 30):
-            exits[g] = best + key0
+        put_count(st, exits, errors, g, bi, quiet, best, key0)
     wins[b] = has_win
 
 
