@@ -190,13 +190,7 @@ def test_a_timed_solve_logs_its_output_its_figures_and_a_heartbeat(tmp_path):
     import shutil
     import subprocess
 
-    import pytest
-
-    if not os.path.exists("/usr/bin/time"):
-        pytest.skip("needs /usr/bin/time (Debian: time)")
-    fake = tmp_path / "morris"
-    fake.write_text('#!/bin/sh\necho "out $*"; echo "a progress line" >&2; exit 3\n')
-    fake.chmod(0o755)
+    fake = _fake_morris(tmp_path, '#!/bin/sh\necho "out $*"; echo "a progress line" >&2; exit 3\n')
     log = tmp_path / "run"
     script = os.path.join(os.path.dirname(__file__), "..", "scripts", "timed_solve.sh")
     r = subprocess.run([shutil.which("bash"), script, str(log), "2", str(fake), "--out", "X"],
@@ -222,13 +216,7 @@ def test_the_seed_solves_run_in_order_each_timed_and_stop_at_a_failure(tmp_path)
     import shutil
     import subprocess
 
-    import pytest
-
-    if not os.path.exists("/usr/bin/time"):
-        pytest.skip("needs /usr/bin/time (Debian: time)")
-    fake = tmp_path / "morris"
-    fake.write_text('#!/bin/sh\necho "$*"\ncase "$*" in *"--rules b "*) exit 5;; esac\n')
-    fake.chmod(0o755)
+    fake = _fake_morris(tmp_path, '#!/bin/sh\necho "$*"\ncase "$*" in *"--rules b "*) exit 5;; esac\n')
     out = tmp_path / "tb"
     out.mkdir()
     script = os.path.join(os.path.dirname(__file__), "..", "scripts", "solve_seeds.sh")
@@ -281,3 +269,16 @@ def test_a_runs_phases_add_its_jobs_by_kind_and_time_a_killed_segment(tmp_path, 
         assert "frobs" in str(e)
     else:
         raise AssertionError("an unknown kind passed")
+
+
+def _fake_morris(tmp_path, script):
+    """An executable ``morris`` of ``script`` for the scripts that time solves (they need
+    /usr/bin/time: the test skips without it)."""
+    import pytest
+
+    if not os.path.exists("/usr/bin/time"):
+        pytest.skip("needs /usr/bin/time (Debian: time)")
+    fake = tmp_path / "morris"
+    fake.write_text(script)
+    fake.chmod(0o755)
+    return fake

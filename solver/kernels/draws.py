@@ -90,17 +90,10 @@ def _draws_block(T, Ob, flying, m, o, off, rank, vals, st, exits, dv, child_vals
         if g < g1:
             M, O, used = walk_at(T, m, o, w)
             w = walk_on(T, Ob, m, o, w)
-            exits[g] = NONE
-            dv[g] = 0
-            v = vals[g - off]
-            if not used or v == LOSS:
-                st[g] = UNUSED
+            v = start_slot(st, exits, dv, g, used, vals[g - off], rank)
+            if v != DRAW:
+                has_win |= v == WIN
                 continue
-            if v == WIN:
-                st[g] = WIN  # level 0: its predecessors lose a move into it
-                has_win = True
-                continue
-            dv[g] = rank + DV0
             _, nonrem, nk = movement_children(T, Ob, flying, m, o, M, O, kids)
             fetch_kids(kids, nk, child_vals)
             fetch_kids(kids, nk, child_dv)
@@ -116,6 +109,24 @@ def _draws_block(T, Ob, flying, m, o, off, rank, vals, st, exits, dv, child_vals
         pg, pnonrem, pnk = g, nonrem, nk
         kids, back = back, kids
     wins[b] = has_win
+
+
+@njit(inline="always", **_NJ)
+def start_slot(st, exits, dv, g, used, v, rank):
+    """Slot g of a draw-value count, of value ``v``: no exit yet and a draw value of 0; a lost
+    or unused slot leaves the state array (UNUSED), a won one is WIN at level 0 (its
+    predecessors lose a move into it), a drawn one gets the draw value of staying (``rank`` +
+    DV0) and waits for its count. Returns DRAW, WIN, or LOSS for the rest."""
+    exits[g] = NONE
+    dv[g] = 0
+    if not used or v == LOSS:
+        st[g] = UNUSED
+        return LOSS
+    if v == WIN:
+        st[g] = WIN
+        return WIN
+    dv[g] = rank + DV0
+    return DRAW
 
 
 @njit(inline="always", **_NJ)

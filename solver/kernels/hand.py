@@ -21,7 +21,7 @@ from ..core.codes import DRAW, DV0, LOSS, UNUSED, WIN
 from .bitboard import turn_rows
 from .bits import popcount
 from .hashing import expand, index_one, next_subset, slot_walk, walk_at, walk_on
-from .draws import NO_EXIT, put_count
+from .draws import NO_EXIT, put_count, start_slot
 from .dtw import NONE, dtw_state, exit_level
 from .jit import CHUNK, run_chunks, run_spans
 from .placement import child_slot, move_image, per_placement, sweep_scratch
@@ -118,17 +118,10 @@ def _hand_draws_block(T, Ob, fly, dm, m, o, hm, ho, off, rank, vals, st, exits, 
     for g in range(b * BLOCK, min(b * BLOCK + BLOCK, end)):
         M, O, used = walk_at(T, m, o, w)
         w = walk_on(T, Ob, m, o, w)
-        exits[g] = 0xFFFF
-        dv[g] = 0
-        v = vals[g - off]
-        if not used or v == LOSS:
-            st[g] = UNUSED
+        v = start_slot(st, exits, dv, g, used, vals[g - off], rank)
+        if v != DRAW:
+            has_win |= v == WIN
             continue
-        if v == WIN:
-            st[g] = WIN
-            has_win = True
-            continue
-        dv[g] = rank + DV0
         _, quiet, nk = hand_children(T, Ob, fly, ho, dm, m, o, hm, M, O, kids, kinds, rows)
         best = NO_EXIT
         for i in range(nk):
