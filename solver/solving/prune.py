@@ -141,22 +141,33 @@ def _placement_wins(out, variant, sub: Subspace, vals, full):
     return full
 
 
+def readers(jobs, deps) -> dict:
+    """{subspace: [the jobs that read its dtw file]} for every subspace whose dtw file a job of
+    ``jobs`` writes (an empty list where none reads it); ``deps``: {job: the jobs it reads}
+    (schedule.job_graph)."""
+    out = {s: [] for j in jobs if writes_dtw(j) for s in dtw_subspaces(j)}
+    for j in jobs:
+        if writes_dtw(j):
+            for d in deps[j]:
+                if writes_dtw(d):
+                    for s in dtw_subspaces(d):
+                        out.setdefault(s, []).append(j)
+    return out
+
+
 def readers_complete(out, variant, jobs, deps) -> dict:
     """{subspace: whether every job that reads its dtw file has its own dtw files}, for the
     subspaces whose dtw files exist; ``jobs``, ``deps``: the whole game's job graph with dtw
     (schedule.job_graph)."""
-    dtw_jobs = [j for j in jobs if writes_dtw(j)]
-    complete = {j: all(_has_dtw(out, variant, s) for s in dtw_subspaces(j)) for j in dtw_jobs}
+    complete = {}
     ok = {}
-    for j in dtw_jobs:
-        for d in deps[j]:
-            if writes_dtw(d):
-                for s in dtw_subspaces(d):
-                    ok[s] = ok.get(s, True) and complete[j]
-    for j in dtw_jobs:
-        for s in dtw_subspaces(j):
-            ok.setdefault(s, True)
-    return {s: v for s, v in ok.items() if _has_dtw(out, variant, s)}
+    for s, rs in readers(jobs, deps).items():
+        if _has_dtw(out, variant, s):
+            for j in rs:
+                if j not in complete:
+                    complete[j] = all(_has_dtw(out, variant, c) for c in dtw_subspaces(j))
+            ok[s] = all(complete[j] for j in rs)
+    return ok
 
 
 def writes_dtw(job) -> bool:

@@ -23,7 +23,7 @@ from ..hashing.subspaces import (check_movement, hand_subspaces, pair_key, check
                                  movement_subspaces, placement_closure, placement_subspaces)
 from ..core.variants import variant_from_fields
 from .cluster import dask_executor
-from .prune import dtw_subspaces, prunable, prune, writes_dtw
+from .prune import dtw_subspaces, prunable, prune, readers, writes_dtw
 
 
 def job_graph(variant, targets=None, max_pieces=None, phase="movement", dtw=False, draws=False):
@@ -268,17 +268,11 @@ def soon_pruned(variant, jobs) -> set:
     the whole game reading them is a job of the plan (prune.readers_complete then holds).
     Killed and resumed, the solve prunes them at the resumed run's end."""
     whole, deps = job_graph(variant, None, None, "all", dtw=True)
-    game = {s for j in whole if writes_dtw(j) for s in dtw_subspaces(j)}
+    read_by = readers(whole, deps)
+    game = set(read_by)
     planned = {s for j in jobs if writes_dtw(j) for s in dtw_subspaces(j)}
-    readers = {}
-    for j in whole:
-        if writes_dtw(j):
-            for d in deps[j]:
-                if writes_dtw(d):
-                    for s in dtw_subspaces(d):
-                        readers.setdefault(s, set()).update(dtw_subspaces(j))
-    return {s for s in planned
-            if prunable(variant, s, game) and readers.get(s, set()) <= planned}
+    return {s for s in planned if prunable(variant, s, game)
+            and all(set(dtw_subspaces(j)) <= planned for j in read_by.get(s, []))}
 
 
 def fast_dtw_jobs(variant, jobs, deps):
