@@ -13,9 +13,15 @@ only for what is left (so the rows add up to the run). Prints a table (seconds, 
 profile of the whole run).
 
 ``--alone SUBSPACE`` profiles one job on a solved database: --out gets a link to every file of
---db but the job's own (its subspaces' files of every kind), the job is solved there (its
-inputs are the links: nothing else runs), and its files are compared with --db's byte for byte
-(the script fails where they differ). ``--runs N`` repeats it, its files removed each time.
+--db but the job's own (its subspaces' files of the kinds the run writes: values, and dtw with
+--dtw, draw values with --draws), the job is solved there (its inputs are the links: nothing
+else runs), and its files are compared with --db's byte for byte (the script fails where they
+differ). ``--runs N`` repeats it, its files removed each time. With --dtw, a child's dtw file
+that the whole solve has pruned is read by deriving its wins from its own children (a sweep
+of the child, charged to "read children"), which the solve never does: it prunes a file only
+once no job is left to read it. Profile --dtw on a database solved with ``--full-dtw``. An
+--alone run prunes nothing (as ``--full-dtw``): its dtw file is written whole, at the level
+of a file kept whole, the same bytes as a --db solved with ``--full-dtw``.
 """
 
 import argparse
@@ -116,7 +122,8 @@ def main(argv=None):
         return report(profile(args), args.json, vars(args))
     status = 0
     for run in range(args.runs):
-        own = link_all_but(args.db, args.out, variant_of(args), args.alone)
+        kinds = (".mtb",) + ((".mtw",) if args.dtw else ()) + ((".mdv",) if args.draws else ())
+        own = link_all_but(args.db, args.out, variant_of(args), args.alone, kinds)
         result = profile(args, targets=[args.alone])
         differ = [os.path.basename(dst) for src, dst in own if not same_bytes(src, dst)]
         print(f"run {run + 1}: {args.alone} alone, its {len(own)} files "
@@ -136,23 +143,24 @@ def variant_of(args):
     return get_variant(args.variant, no_removal_limit=args.no_removal_limit)
 
 
-def link_all_but(db, out, variant, name) -> list:
+def link_all_but(db, out, variant, name, kinds=(".mtb",)) -> list:
     """Link every file of ``db``'s ruleset folder into ``out``'s but those of the job holding
-    subspace ``name`` (removed from ``out``); returns [(db's file, out's path)] of those. Under
-    a no-removal limit, the unlimited twin's folder is linked whole (the job reads its twin)."""
+    subspace ``name`` whose names end in one of ``kinds`` (the files the run writes; removed
+    from ``out``); returns [(db's file, out's path)] of those. Under a no-removal limit, the
+    unlimited twin's folder is linked whole (the job reads its twin)."""
     from morris.hashing.subspaces import Subspace
     from morris.solving.jobs import job_for
 
     if variant.limited:
-        link_folder(db, out, variant.unlimited, set())
+        link_folder(db, out, variant.unlimited, set(), kinds)
     return link_folder(db, out, variant,
-                       {s.name for s in job_for(Subspace.parse(name), variant).subspaces})
+                       {s.name for s in job_for(Subspace.parse(name), variant).subspaces}, kinds)
 
 
-def link_folder(db, out, variant, mine) -> list:
+def link_folder(db, out, variant, mine, kinds=(".mtb",)) -> list:
     """Link every file of ``db``'s ruleset folder of ``variant`` into ``out``'s but those of the
-    subspaces named in ``mine`` (removed from ``out``); returns [(db's file, out's path)] of
-    those."""
+    subspaces named in ``mine`` that end in one of ``kinds`` (removed from ``out``); returns
+    [(db's file, out's path)] of those."""
     from morris.database.folders import ruleset_dir, subspace_of
 
     src, dst = ruleset_dir(db, variant), ruleset_dir(out, variant)
@@ -160,7 +168,7 @@ def link_folder(db, out, variant, mine) -> list:
     own = []
     for f in sorted(os.listdir(src)):
         target = os.path.join(dst, f)
-        if subspace_of(f) in mine:
+        if subspace_of(f) in mine and f.endswith(kinds):
             own.append((os.path.join(src, f), target))
             if os.path.lexists(target):
                 os.remove(target)
@@ -187,7 +195,8 @@ def profile(args, targets=None):
         solve(args.out, variant_of(args),
               targets=targets and [Subspace.parse(t) for t in targets],
               max_pieces=args.max_pieces, phase=args.phase,
-              reporter=Reporter(quiet=True), dtw=args.dtw, draws=args.draws)
+              reporter=Reporter(quiet=True), dtw=args.dtw, draws=args.draws,
+              prune_dtw=not targets)  # (--alone: the links' files are --db's, left whole)
         total = time.perf_counter() - t0
     return prof, kern, total
 

@@ -113,6 +113,30 @@ def test_a_job_profiled_alone_reads_the_others_and_is_compared(standard5, tmp_pa
     assert "DIFFER from --db's: 4-4.mtb" in capsys.readouterr().out
 
 
+def test_a_job_profiled_alone_writes_only_its_kinds_and_prunes_nothing(six_small, tmp_path,
+                                                                        capsys):
+    """profile_solve.py --alone on a database with dtw and draw values: a values profile takes
+    the job's values files alone (its dtw and draw files stay links, not counted as differing);
+    with --dtw --draws its six files are solved anew, the same bytes, and the other dtw files
+    are left links (the run prunes nothing of --db's)."""
+    import profile_solve
+
+    out = tmp_path / "v"
+    assert profile_solve.main(["--out", str(out), "--db", str(six_small), "--variant", "six",
+                               "--alone", "4-3"]) == 0
+    assert "4-3 alone, its 2 files the same as --db's" in capsys.readouterr().out
+    d = next(p for p in out.iterdir() if p.is_dir())
+    assert {f for f in os.listdir(d) if not os.path.islink(d / f)} == {"4-3.mtb", "3-4.mtb"}
+    out = tmp_path / "wd"
+    assert profile_solve.main(["--out", str(out), "--db", str(six_small), "--variant", "six",
+                               "--alone", "4-3", "--dtw", "--draws"]) == 0
+    assert "4-3 alone, its 6 files the same as --db's" in capsys.readouterr().out
+    d = next(p for p in out.iterdir() if p.is_dir())
+    own = {f for f in os.listdir(d) if not os.path.islink(d / f)}
+    assert own == {f"{s}.{k}" for s in ("4-3", "3-4") for k in ("mtb", "mtw", "mdv")}
+    assert any(f.endswith(".mtw") for f in os.listdir(d) if os.path.islink(d / f))
+
+
 def test_the_compression_study_compresses_as_the_writer_does(standard5, capsys):
     """scripts/compression_levels.py: at the writer's level its bytes are the files' own (each
     file's distance section compressed again block by block), so its other levels are what the
