@@ -111,11 +111,18 @@ def clock_seconds(t: str) -> int:
     return h * 3600 + m * 60 + sec
 
 
+def unnamed(words) -> bool:
+    """A start or end line of ``timed_solve.sh`` before its lines named the run (``start
+    --out ...``, ``end rc=N``: one run per heartbeat file)."""
+    return words[2].startswith("--") or words[2].startswith("rc=")
+
+
 def segments(heartbeats, name) -> list:
     """(start, end, ended) in epoch seconds of each segment of rule set ``name`` in the
     heartbeat files: ``ended`` False where the run was killed (its end: the file's last beat
     after the start). A start or end line without its epoch (the script's older lines) takes
-    it from the next beat, by their clock times."""
+    it from the next beat, by their clock times; one without the run's name (older still) is
+    taken as ``name``'s."""
     out = []
     for path in heartbeats:
         with open(path, errors="replace") as f:
@@ -134,6 +141,8 @@ def segments(heartbeats, name) -> list:
         start = None
         for i, r in enumerate(rows):
             words = r[1:] if r[0].isdigit() else r
+            if len(words) >= 3 and words[1] in ("start", "end") and unnamed(words):
+                words = words[:2] + [name] + words[2:]  # (one run per file: it is name's)
             if len(words) >= 3 and words[1] == "start" and words[2] == name:
                 start = epoch_of(i)
             elif len(words) >= 3 and words[1] == "end" and words[2] == name and start is not None:

@@ -295,6 +295,22 @@ def test_a_runs_phases_add_its_jobs_by_kind_and_time_a_killed_segment(tmp_path, 
         raise AssertionError("an unknown kind passed")
 
 
+def test_a_heartbeat_of_the_older_script_times_its_run_whatever_the_name(tmp_path):
+    """seed_table.segments: a heartbeat file whose start and end lines do not name the run
+    (``start --out ...``, ``end rc=N``: timed_solve.sh before its lines named it) holds one
+    run, taken as the named run's; a named line of another run is not."""
+    import seed_table
+
+    old = tmp_path / "a.heartbeat"
+    old.write_text("1000 10:00:00 start --out X --dtw\n1030 10:00:30\n1060 10:01:00\n")
+    ended = tmp_path / "b.heartbeat"
+    ended.write_text("2000 10:16:40 start --out X\n2030 10:17:10\n2040 10:17:20 end rc=0\n")
+    other = tmp_path / "c.heartbeat"
+    other.write_text("3000 10:33:20 start other --out X\n3030 10:33:50\n")
+    assert seed_table.segments([old, ended, other], "complete") == [
+        (1000, 1060, False), (2000, 2040, True)]
+
+
 def _fake_morris(tmp_path, script):
     """An executable ``morris`` of ``script`` for the scripts that time solves (they need
     /usr/bin/time: the test skips without it)."""
