@@ -219,6 +219,28 @@ def test_same_dtw_says_the_pruned_database_gives_the_same_dtw(six_dbs):
     assert "the same dtw" in r.stdout
 
 
+def test_same_dtw_compares_the_draw_value_files_and_skips_a_ruleset_b_lacks(six_dbs, tmp_path):
+    """scripts/same_dtw.py (the book against a whole solve): draw-value files that both
+    databases hold must be the same bytes (the first that differs is named), and a ruleset of
+    A that B lacks is named and skipped."""
+    full, pruned, _ = six_dbs
+    a, b = tmp_path / "a", tmp_path / "b"
+    shutil.copytree(full, a)
+    shutil.copytree(pruned, b)
+    (a / "other-rules").mkdir()
+    sub = Subspace(4, 3)
+    for db, blob in ((a, b"draw values"), (b, b"draw values")):
+        with open(file_path(db, SIX, sub, "draw"), "wb") as f:
+            f.write(blob)
+    r = _same_dtw(a, b)
+    assert r.returncode == 0, r.stderr
+    assert "other-rules: not in" in r.stdout and "draw-value files: 1;" in r.stdout
+    with open(file_path(b, SIX, sub, "draw"), "wb") as f:
+        f.write(b"draw valuez")
+    r = _same_dtw(a, b)
+    assert r.returncode == 1 and "4-3.mdv" in r.stderr and "differ" in r.stderr
+
+
 def test_the_version_says_whether_a_file_is_pruned(six_dbs, tmp_path):
     """Version 2 marks a pruned file: a pruned section in a version-1 file, a version-2 file
     without one, and an unknown version are refused, each named."""

@@ -95,3 +95,31 @@ def test_writing_a_selected_section_needs_the_values(tmp_path):
     with pytest.raises(ValueError, match="decided slots"):
         write_distance_table(tmp_path / "v.mtw", {"kind": "dtw"}, "dtw", dtw, np.arange(3))
     assert not (tmp_path / "v.mtw").exists()
+
+
+@pytest.mark.parametrize("split", [1, 40, 1 << 30])
+def test_sections_read_in_runs_of_blocks_on_threads_are_the_same(tmp_path, monkeypatch, split):
+    """``bulk_into`` cuts a section of more than ``BULK_SPLIT`` bytes into runs of blocks, one
+    per thread: every plane reads back the same however it is cut, and a values file that
+    selects other slots is still named (the run whose blocks do not fit)."""
+    from morris.format import fileformat
+
+    monkeypatch.setattr(fileformat.os, "cpu_count", lambda: 3)
+    monkeypatch.setattr(fileformat, "BULK_SPLIT", split)
+    n = 9 * SELECT_BLOCK + 321
+    values, dtw = _planes(n, 11)
+    _values_file(tmp_path / "v.mtb", values, 12)
+    write_distance_table(tmp_path / "v.mtw", {"kind": "dtw"}, "dtw", dtw, np.arange(3), values)
+    with TableFile(tmp_path / "v.mtb") as vf, TableFile(tmp_path / "v.mtw") as tw:
+        assert np.array_equal(vf.values_all(), values)
+        assert np.array_equal(tw.distance_all("dtw", values), dtw)
+        dtc = vf.dtc_all()
+        assert np.array_equal(dtc == 0, values == DRAW)
+        other = values.copy()
+        other[np.flatnonzero(values == DRAW)[-3:]] = WIN  # three more decided slots at the end
+        with pytest.raises(CorruptDatabaseError, match="dtw section does not hold"):
+            tw.distance_all("dtw", other)
+        other = values.copy()
+        other[np.flatnonzero(values != DRAW)[:3]] = DRAW  # three fewer at the start
+        with pytest.raises(CorruptDatabaseError, match="dtw section does not hold"):
+            tw.distance_all("dtw", other)
