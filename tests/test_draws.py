@@ -59,6 +59,41 @@ def test_draw_values_agree_with_the_definition_on_every_position(draws_db, graph
         assert len(set(want[want != -999].tolist())) >= 3
 
 
+@pytest.mark.parametrize("flying", [False, True])
+def test_both_ways_of_counting_the_moves_into_draws_give_the_files(draws_db, flying):
+    """A part's count of moves into draws, looked up child by child or all its moves less those
+    into its sibling's wins (kernels/draws.count_draws; the pass weighs the part's draws against
+    the sibling's wins): each way, forced on every part, gives the draw values and distances
+    of the files, which the test above checks against the definition."""
+    from morris.core.draws import pair_ranks
+    from morris.database.folders import read_draws
+    from morris.solving.retro import solve_pair_draws
+
+    v = get_variant("six", flying=flying)
+    h = Hasher(v.board)
+
+    def values(s):
+        return stored_values(file_path(draws_db, v, s))
+
+    def children(c):
+        x = values(c)
+        return x, read_draws(file_path(draws_db, v, c, "draw"), x, distances=False)[0]
+
+    for top in (Subspace(3, 3), Subspace(4, 3), Subspace(4, 4)):
+        headers = {}
+        for s in top.pair:
+            with TableFile(file_path(draws_db, v, s)) as tf:
+                headers[s] = tf.header
+        want = {s: read_draws(file_path(draws_db, v, s, "draw"), values(s)) for s in top.pair}
+        for wins, draws in ((1 << 60, 0), (0, 1 << 60)):  # every part direct; none
+            got = solve_pair_draws(v, top, values, children, pair_ranks(headers), h, QUIET,
+                                   {s: (wins, draws) for s in top.pair})
+            for s in top.pair:
+                used = h.used_mask(s)
+                for a, b in zip(got[s], want[s]):
+                    assert np.array_equal(a[used], b[used]), (top, s, wins)
+
+
 EXAMPLE = "a4,d1,d6,f2/b4,d2,f6,g7 w"  # docs/draws.md: +6 in 7 plies, in a pair of rank 0
 
 

@@ -17,11 +17,14 @@ the side to move can force leaving with at least e above its rank, and "lost at 
 retrograde of its own on the same state array and predecessor generator as the dtc retrograde
 (retro.emit / retro.apply):
 
-- ``count_draws``: for each drawn position, the number of its non-removal moves (then one level
-  of predecessors from the won positions takes off the moves into them, leaving the moves into
-  drawn positions: the count) and ``exits[g]``: the key of its best exit (``key(x) = x +
-  KEY0``; ``NONE`` where it has no drawn removal), and the stored draw value of staying (its
-  rank + DV0) in ``dv``; every other slot ends UNUSED;
+- ``count_draws``: for each drawn position, the number of its non-removal moves into drawn
+  positions (the count: each child looked up in the sibling part's codes, ``mark_codes``, or
+  all its moves counted and then, by one level of predecessors from the sibling's won
+  positions, the moves into them taken off, whichever the part's draws and the sibling's wins
+  say is cheaper) and ``exits[g]``: the key of its best exit (``key(x) = x + KEY0``; ``NONE``
+  where it has no drawn removal), and the stored draw value of staying (its rank + DV0) in
+  ``dv``; every other slot ends UNUSED (Lasker Morris's hand pairs count every move:
+  kernels/hand.py);
 - grade e: ``promote_draws`` decides at level 1 the undecided positions whose best exit is +e
   (attackers) and those whose best exit is -e and whose count is 0 (defenders); then the levels
   run as in the dtc retrograde, except that a defender whose count runs out waits while its best
@@ -43,7 +46,7 @@ from ..core.codes import DRAW, DV0, LOSS, UNUSED, WIN
 from .hashing import slot_walk, walk_at, walk_on
 from .jit import CHUNK, run_chunks
 from .retro import BLOCK, COUNT_MAX, UNIT, fetch_kids
-from .turns import END, kid_buffer, movement_children
+from .turns import END, every_child, kid_buffer, movement_children
 
 _NJ = dict(cache=True, nogil=True)
 
@@ -55,37 +58,55 @@ NO_EXIT = -(1 << 30)
 KEY0 = 256
 
 
-def count_draws(T, Ob, flying, m, o, off, slots, rank, vals, st, exits, dv, child_vals, child_dv,
-                lo_blk, hi_blk, wins, errors):
+def count_draws(T, Ob, flying, m, o, off, slots, rank, vals, st, sib, exits, dv, child_vals,
+                child_dv, lo_blk, hi_blk, wins, errors):
     """Counts and best exits for the blocks [lo_blk, hi_blk) of part (m, o) (rank ``rank``);
     ``vals``: the part's values (its own slots, from ``off``); ``dv`` gets the stored draw value
     of staying (rank + DV0) for each draw, 0 elsewhere; ``child_vals`` / ``child_dv``: the value and
-    stored draw-value planes of subspace (o-1, m). A drawn position counts *all* its
-    non-removal moves (no lookup): the moves into won positions are taken off by one level of
-    predecessors from the won positions, which are marked WIN at level 0 (``wins[b]``: the
-    block holds one); lost and unused slots are UNUSED."""
+    stored draw-value planes of subspace (o-1, m). The count of a drawn position, two ways:
+
+    - ``sib`` empty: all its non-removal moves, by popcounts; a level of predecessors from the
+      sibling part's won positions then takes off the moves into them (``retro.apply``);
+    - ``sib``: the state array's slots of the sibling part (o, m), where the quiet moves lead,
+      their codes set (``mark_codes``): its moves into drawn positions (code 0), each child
+      looked up (fetched one position ahead). Its cost goes with the part's draws, the other's
+      with the sibling's wins, which the caller weighs.
+
+    A drawn position without a drawing move (none of its moves into a draw) is an error. The
+    won positions are marked WIN at level 0 (``wins[b]``: the block holds one; they leave the
+    state array before the grades); lost and unused slots are UNUSED."""
     end = off + slots
 
     def run(bi):
-        _draws_block(T, Ob, flying, m, o, off, rank, vals, st, exits, dv, child_vals, child_dv,
-                     lo_blk, wins, errors, end, bi, kid_buffer(), kid_buffer())
+        _draws_block(T, Ob, flying, m, o, off, rank, vals, st, sib, sib.shape[0] > 0, exits, dv,
+                     child_vals, child_dv, lo_blk, wins, errors, end, bi, kid_buffer(),
+                     kid_buffer(), kid_buffer(), kid_buffer())
 
     run_chunks(hi_blk - lo_blk, run)
 
 
+@njit(parallel=True, **_NJ)
+def mark_codes(vals, st, off):
+    """``st[off:]`` gets the codes of ``vals`` (a part's values): a draw 0 (undecided), a win
+    WIN, a loss or an unused value UNUSED: what ``count_draws`` reads of the sibling part."""
+    for i in prange(vals.shape[0]):
+        v = vals[i]
+        st[off + i] = np.uint16(0 if v == DRAW else (WIN if v == WIN else UNUSED))
+
+
 @njit(**CHUNK)
-def _draws_block(T, Ob, flying, m, o, off, rank, vals, st, exits, dv, child_vals, child_dv,
-                 lo_blk, wins, errors, end, bi, kids, back):
-    """One block of ``count_draws``: as in ``retro._count_block``, a drawn position's removal
-    children are fetched while the next one's are generated (``back`` holds the children of
-    the position waiting, ``pg``)."""
+def _draws_block(T, Ob, flying, m, o, off, rank, vals, st, sib, direct, exits, dv, child_vals,
+                 child_dv, lo_blk, wins, errors, end, bi, kids, back, quiet, qback):
+    """One block of ``count_draws``: as in ``retro._count_block``, a drawn position's children
+    are fetched while the next one's are generated (``back`` and ``qback`` hold the removal and
+    quiet children of the position waiting, ``pg``)."""
     b = lo_blk + bi
     has_win = False
     g0 = b * BLOCK
     g1 = min(g0 + BLOCK, end)
     w = slot_walk(T, Ob, m, o, g0 - off)
     pg = -1
-    nonrem = nk = pnonrem = pnk = 0
+    nq = nk = pnq = pnk = 0
     for g in range(g0, g1 + 1):
         if g < g1:
             M, O, used = walk_at(T, m, o, w)
@@ -94,7 +115,11 @@ def _draws_block(T, Ob, flying, m, o, off, rank, vals, st, exits, dv, child_vals
             if v != DRAW:
                 has_win |= v == WIN
                 continue
-            _, nonrem, nk = movement_children(T, Ob, flying, m, o, M, O, kids)
+            if direct:
+                _, nq, nk = every_child(T, Ob, flying, m, o, M, O, kids, quiet)
+                fetch_kids(quiet, nq, sib)
+            else:
+                _, nq, nk = movement_children(T, Ob, flying, m, o, M, O, kids)
             fetch_kids(kids, nk, child_vals)
             fetch_kids(kids, nk, child_dv)
         if pg >= 0:
@@ -105,9 +130,17 @@ def _draws_block(T, Ob, flying, m, o, off, rank, vals, st, exits, dv, child_vals
                     x = -(np.int64(child_dv[j]) - DV0) - rank
                     if x > best:
                         best = x
-            put_count(st, exits, errors, pg, bi, pnonrem, best, KEY0)
-        pg, pnonrem, pnk = g, nonrem, nk
+            drawn = pnq
+            if direct:
+                drawn = 0
+                for i in range(pnq):
+                    drawn += (sib[qback[i]] & 3) == 0
+            if direct and drawn == 0 and best == NO_EXIT:  # no move keeps the draw
+                errors[bi % errors.shape[0]] += 1
+            put_count(st, exits, errors, pg, bi, drawn, best, KEY0)
+        pg, pnq, pnk = g, nq, nk
         kids, back = back, kids
+        quiet, qback = qback, quiet
     wins[b] = has_win
 
 

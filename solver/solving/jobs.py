@@ -397,7 +397,9 @@ class MovementDraws(_PairFiles):
             v = values(c)
             return v, read_draws(file_path(out, variant, c, "draw"), v, distances=False)[0]
 
-        planes = solve_pair_draws(variant, self.sub, values, children, ranks, hasher, reporter)
+        tallies = {s: (int(h["wins"]), int(h["draws"])) for s, h in headers.items()}
+        planes = solve_pair_draws(variant, self.sub, values, children, ranks, hasher, reporter,
+                                  tallies)
         for s in self.subspaces:
             dv, dd = planes[s]
             write_planes(file_path(out, variant, s, "draw"), draws_header(variant, s, dv, dd, ranks[s]),

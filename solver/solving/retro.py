@@ -22,7 +22,8 @@ from math import comb
 import numba
 import numpy as np
 
-from ..core.codes import DRAW, DV0, UNUSED
+from ..core.codes import DRAW, DV0, UNUSED, WIN
+from ..core.counting import byte_counts
 from ..core.errors import UnsupportedRulesError
 from ..hashing.index import Hasher
 from ..core.progress import Reporter
@@ -397,7 +398,8 @@ def finish_dtw(pair: PairLayout) -> dict:
 
 # ---------------------------------------------------------------------------- draw values
 def solve_pair_draws(variant, top: Subspace, values, children, ranks: dict,
-                     hasher: Hasher | None = None, reporter: Reporter | None = None) -> dict:
+                     hasher: Hasher | None = None, reporter: Reporter | None = None,
+                     tallies: dict | None = None) -> dict:
     """The draw values and draw distances (kernels/draws.py, docs/draws.md) of the pair of
     ``top``, from its value planes (``values(sub)``), each part's settlement rank
     (``ranks[sub]``, opposite for the two parts) and, for the subspace each part's removals
@@ -405,7 +407,9 @@ def solve_pair_draws(variant, top: Subspace, values, children, ranks: dict,
     at a time while counting, so that no more than one part's inputs are held beside the 5
     bytes per slot of the pair (6 with the draw distance, after the count). Returns {subspace:
     (dv, dd)}: dv the stored form (V + DV0 for a draw, 0 otherwise; uint8), dd the draw
-    distance (uint8, 0 where V is the rank)."""
+    distance (uint8, 0 where V is the rank). ``tallies``: {subspace: (wins, draws)} of the
+    pair's parts (their values files' headers; counted from the planes if not given), which
+    choose how each part counts its moves into draws (kernels/draws.count_draws)."""
     rep = reporter or Reporter(quiet=True)
     check_supported(variant)
     hasher = hasher or Hasher(variant.board)
@@ -422,22 +426,41 @@ def solve_pair_draws(variant, top: Subspace, values, children, ranks: dict,
     empty8 = np.zeros(0, np.uint8)
     rep.phase(f"[{pair.name}] draw values: counts")
     wins = np.zeros(pair.nblocks, dtype=np.uint8)
+    # each part's count: its moves into draws looked up, or all of them less those into its
+    # sibling's wins (a level of predecessors from the wins); what each costs goes with the
+    # part's draws and with the sibling's wins (standard 7-5, 6-6: about the same per position)
+    last = len(pair.parts) - 1  # part p's quiet moves lead into part last - p
+    if top.placement:  # a hand pair of the place-or-move game counts all its moves
+        direct = [False] * len(pair.parts)
+    else:
+        tallies = tallies or {s: _tally(values(s)) for s in pair.parts}
+        direct = [tallies[pair.parts[p]][1] < tallies[pair.parts[last - p]][0]
+                  for p in range(len(pair.parts))]
+    if direct[0]:  # the codes of the part it reads (the second is counted after the first)
+        DK.mark_codes(np.ascontiguousarray(values(pair.parts[last])), pair.st, pair.offs[last])
     for p, sub in enumerate(pair.parts):
-        if top.placement:  # a hand pair of the place-or-move game
+        if top.placement:
             _count_hand_draws(variant, T, Ob, pair, p, sub, int(ranks[sub]), values, children,
                               exits, dv, wins, errors)
             continue
         child_sub = pair_children(top)[sub]
         cv, cdv = children(child_sub) if child_sub is not None else (empty8, empty8)
         off, n = pair.offs[p], pair.slots[p]
+        q = last - p
+        sib = pair.st[pair.offs[q]: pair.offs[q] + pair.slots[q]] if direct[p] else pair.st[:0]
         DK.count_draws(T, Ob, variant.rules.flying, sub.m, sub.o, off, n, int(ranks[sub]),
-                      np.ascontiguousarray(values(sub)), pair.st, exits, dv, cv,
+                      np.ascontiguousarray(values(sub)), pair.st, sib, exits, dv, cv,
                       np.ascontiguousarray(cdv, dtype=np.uint8), off // K.BLOCK,
                       -(-(off + n) // K.BLOCK), wins, errors)
         del cv, cdv
     levels = _Levels(variant, hasher, top, pair)
-    # the moves into won positions leave the counts (none may run out: gate -1 holds them)
-    levels.step(0, units(wins), lambda *a: K.apply(pair.st, 0, *a, exits, -1, False))
+    # the moves into won positions leave the counts that hold them (none may run out: gate -1
+    # holds them): the wins of each part whose sibling counted all its moves
+    emit = wins.copy()
+    for q, direct_sibling in enumerate(reversed(direct)):
+        if direct_sibling:
+            emit[pair.offs[q] // K.BLOCK: -(-(pair.offs[q] + pair.slots[q]) // K.BLOCK)] = 0
+    levels.step(0, units(emit), lambda *a: K.apply(pair.st, 0, *a, exits, -1, False))
     if errors.any() or levels.newly.any():
         raise RuntimeError(f"{pair.name}: {int(errors.sum() + levels.newly.sum())} drawn positions "
                            f"have no drawing move or too many moves")
@@ -476,6 +499,12 @@ def solve_pair_draws(variant, top: Subspace, values, children, ranks: dict,
         raise RuntimeError(f"{pair.name}: a draw distance passes 255 plies (the files store a byte)")
     return {sub: (dv[pair.offs[p]: pair.offs[p] + pair.slots[p]],
                   dist[pair.offs[p]: pair.offs[p] + pair.slots[p]]) for p, sub in enumerate(pair.parts)}
+
+
+def _tally(values) -> tuple[int, int]:
+    """(wins, draws) of a value plane (its unused slots' neighbours' values counted too)."""
+    counts = byte_counts(np.asarray(values, dtype=np.uint8))
+    return int(counts[WIN]), int(counts[DRAW])
 
 
 def _count_hand_draws(variant, T, Ob, pair, p, sub, rank, values, children, exits, dv, wins, errors):
