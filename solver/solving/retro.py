@@ -423,44 +423,11 @@ def solve_pair_draws(variant, top: Subspace, values, children, ranks: dict,
     T = hasher.tables
     Ob = hasher.orbits(pair_sizes(top))
     errors = np.zeros(64, dtype=np.int64)
-    empty8 = np.zeros(0, np.uint8)
     rep.phase(f"[{pair.name}] draw values: counts")
     wins = np.zeros(pair.nblocks, dtype=np.uint8)
-    # each part's count: its moves into draws looked up, or all of them less those into its
-    # sibling's wins (a level of predecessors from the wins); what each costs goes with the
-    # part's draws and with the sibling's wins (standard 7-5, 6-6: about the same per position)
-    last = len(pair.parts) - 1  # part p's quiet moves lead into part last - p
-    if top.placement:  # a hand pair of the place-or-move game counts all its moves
-        direct = [False] * len(pair.parts)
-    else:
-        tallies = tallies or {s: _tally(values(s)) for s in pair.parts}
-        direct = [tallies[pair.parts[p]][1] < tallies[pair.parts[last - p]][0]
-                  for p in range(len(pair.parts))]
-    if direct[0]:  # the codes of the part it reads (the second is counted after the first)
-        DK.mark_codes(np.ascontiguousarray(values(pair.parts[last])), pair.st, pair.offs[last])
-    for p, sub in enumerate(pair.parts):
-        if top.placement:
-            _count_hand_draws(variant, T, Ob, pair, p, sub, int(ranks[sub]), values, children,
-                              exits, dv, wins, errors)
-            continue
-        child_sub = pair_children(top)[sub]
-        cv, cdv = children(child_sub) if child_sub is not None else (empty8, empty8)
-        off, n = pair.offs[p], pair.slots[p]
-        q = last - p
-        sib = pair.st[pair.offs[q]: pair.offs[q] + pair.slots[q]] if direct[p] else pair.st[:0]
-        DK.count_draws(T, Ob, variant.rules.flying, sub.m, sub.o, off, n, int(ranks[sub]),
-                      np.ascontiguousarray(values(sub)), pair.st, sib, exits, dv, cv,
-                      np.ascontiguousarray(cdv, dtype=np.uint8), off // K.BLOCK,
-                      -(-(off + n) // K.BLOCK), wins, errors)
-        del cv, cdv
     levels = _Levels(variant, hasher, top, pair)
-    # the moves into won positions leave the counts that hold them (none may run out: gate -1
-    # holds them): the wins of each part whose sibling counted all its moves
-    emit = wins.copy()
-    for q, direct_sibling in enumerate(reversed(direct)):
-        if direct_sibling:
-            emit[pair.offs[q] // K.BLOCK: -(-(pair.offs[q] + pair.slots[q]) // K.BLOCK)] = 0
-    levels.step(0, units(emit), lambda *a: K.apply(pair.st, 0, *a, exits, -1, False))
+    _count_draws(variant, T, Ob, top, pair, levels, values, children, ranks, tallies, exits, dv,
+                 wins, errors)
     if errors.any() or levels.newly.any():
         raise RuntimeError(f"{pair.name}: {int(errors.sum() + levels.newly.sum())} drawn positions "
                            f"have no drawing move or too many moves")
@@ -499,6 +466,47 @@ def solve_pair_draws(variant, top: Subspace, values, children, ranks: dict,
         raise RuntimeError(f"{pair.name}: a draw distance passes 255 plies (the files store a byte)")
     return {sub: (dv[pair.offs[p]: pair.offs[p] + pair.slots[p]],
                   dist[pair.offs[p]: pair.offs[p] + pair.slots[p]]) for p, sub in enumerate(pair.parts)}
+
+
+def _count_draws(variant, T, Ob, top, pair, levels, values, children, ranks, tallies, exits, dv,
+                 wins, errors) -> None:
+    """The count phase of :func:`solve_pair_draws`: each drawn position's count of moves into
+    draws and best exit. A part looks its moves' children up, or counts all its moves and a
+    level of predecessors from its sibling's wins takes off those into them; what each costs
+    goes with the part's draws and with the sibling's wins (standard 7-5, 6-6: about the same
+    per position), so the part with fewer draws than its sibling has wins looks them up."""
+    empty8 = np.zeros(0, np.uint8)
+    last = len(pair.parts) - 1  # part p's quiet moves lead into part last - p
+    if top.placement:  # a hand pair of the place-or-move game counts all its moves
+        direct = [False] * len(pair.parts)
+    else:
+        tallies = tallies or {s: _tally(values(s)) for s in pair.parts}
+        direct = [tallies[pair.parts[p]][1] < tallies[pair.parts[last - p]][0]
+                  for p in range(len(pair.parts))]
+    if direct[0]:  # the codes of the part it reads (the second is counted after the first)
+        DK.mark_codes(np.ascontiguousarray(values(pair.parts[last])), pair.st, pair.offs[last])
+    for p, sub in enumerate(pair.parts):
+        if top.placement:
+            _count_hand_draws(variant, T, Ob, pair, p, sub, int(ranks[sub]), values, children,
+                              exits, dv, wins, errors)
+            continue
+        child_sub = pair_children(top)[sub]
+        cv, cdv = children(child_sub) if child_sub is not None else (empty8, empty8)
+        off, n = pair.offs[p], pair.slots[p]
+        q = last - p
+        sib = pair.st[pair.offs[q]: pair.offs[q] + pair.slots[q]] if direct[p] else pair.st[:0]
+        DK.count_draws(T, Ob, variant.rules.flying, sub.m, sub.o, off, n, int(ranks[sub]),
+                      np.ascontiguousarray(values(sub)), pair.st, sib, exits, dv, cv,
+                      np.ascontiguousarray(cdv, dtype=np.uint8), off // K.BLOCK,
+                      -(-(off + n) // K.BLOCK), wins, errors)
+        del cv, cdv
+    # the moves into won positions leave the counts that hold them (none may run out: gate -1
+    # holds them): the wins of each part whose sibling counted all its moves
+    emit = wins.copy()
+    for q, direct_sibling in enumerate(reversed(direct)):
+        if direct_sibling:
+            emit[pair.offs[q] // K.BLOCK: -(-(pair.offs[q] + pair.slots[q]) // K.BLOCK)] = 0
+    levels.step(0, units(emit), lambda *a: K.apply(pair.st, 0, *a, exits, -1, False))
 
 
 def _tally(values) -> tuple[int, int]:
