@@ -1,6 +1,7 @@
 """Draw values (docs/draws.md): the solver against the definition, the files, the lookups, the
 bot, the verifier."""
 
+import os
 import random
 from collections import Counter
 
@@ -92,6 +93,38 @@ def test_both_ways_of_counting_the_moves_into_draws_give_the_files(draws_db, fly
                 used = h.used_mask(s)
                 for a, b in zip(got[s], want[s]):
                     assert np.array_equal(a[used], b[used]), (top, s, wins)
+
+
+def test_the_draw_values_benchmark_solves_the_pairs_again_and_compares(draws_db, tmp_path):
+    """scripts/bench_draws.py: each pair's draw values solved again from the database, timed,
+    and compared with its files (a damaged plane is named)."""
+    import shutil
+    import subprocess
+    import sys
+
+    script = os.path.join(os.path.dirname(__file__), "..", "scripts", "bench_draws.py")
+    cmd = [sys.executable, script, "--variant", "six", "--no-flying", "--runs", "2"]
+    r = subprocess.run(cmd + ["--db", str(draws_db), "4-3", "4-4"], capture_output=True,
+                       text=True)
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.count("the planes the same as the files'") == 4
+    assert "4-4: median of 2:" in r.stdout
+    v = get_variant("six", flying=False)
+    db = tmp_path / "db"
+    shutil.copytree(draws_db, db)
+    path = file_path(db, v, Subspace(4, 4), "draw")
+    from morris.database.folders import read_draws
+    from morris.format.fileformat import LAYOUT_KEYS, write_planes
+
+    vals = stored_values(file_path(db, v, Subspace(4, 4)))
+    dv, dd = read_draws(path, vals)
+    with TableFile(path) as tf:
+        header = {k: x for k, x in tf.header.items() if k not in LAYOUT_KEYS}
+        anchors = np.array(tf.anchors, dtype=np.int64)
+    dv[np.flatnonzero(dv)[7]] += 1  # one draw value off by one
+    write_planes(path, header, {"dv": dv, "dd": dd}, anchors, 6, vals)
+    r = subprocess.run(cmd + ["--db", str(db), "4-4"], capture_output=True, text=True)
+    assert r.returncode == 1 and "4-4: the draw values differ" in r.stderr
 
 
 EXAMPLE = "a4,d1,d6,f2/b4,d2,f6,g7 w"  # docs/draws.md: +6 in 7 plies, in a pair of rank 0
