@@ -123,3 +123,16 @@ def test_sections_read_in_runs_of_blocks_on_threads_are_the_same(tmp_path, monke
         other[np.flatnonzero(values != DRAW)[:3]] = DRAW  # three fewer at the start
         with pytest.raises(CorruptDatabaseError, match="dtw section does not hold"):
             tw.distance_all("dtw", other)
+
+
+def test_two_bit_planes_unpack_four_codes_at_a_time_at_every_length():
+    """``unpack_2bit`` (four codes a packed byte, written as one word, the last codes one at a
+    time) against the codes read bit by bit, at every length around whole words."""
+    from morris.format.fileformat import unpack_2bit
+
+    rng = np.random.default_rng(21)
+    for n in list(range(0, 13)) + [4095, 4096, 4097, 100_003]:
+        packed = rng.integers(0, 256, (n + 3) // 4, dtype=np.uint8)
+        want = [(int(packed[i // 4]) >> (2 * (i % 4))) & 3 for i in range(n)]
+        got = unpack_2bit(packed.tobytes(), n)
+        assert got.dtype == np.uint8 and got.tolist() == want, n

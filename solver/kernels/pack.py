@@ -47,8 +47,23 @@ def fill_and_pack(values, dtc, block, packed, dtc_out, implied):
 
 @njit(parallel=True, **_NJ)
 def unpack(packed, n, out):
+    """``out[:n]``: the 2-bit codes of ``packed``, four a byte, lowest bits first."""
     for i in prange(n):
         out[i] = (packed[i >> 2] >> (2 * (i & 3))) & 3
+
+
+#: the four codes of each packed byte as four bytes of a little-endian uint32
+UNPACK4 = np.array([sum(((b >> (2 * k)) & 3) << (8 * k) for k in range(4)) for b in range(256)],
+                   dtype=np.uint32)
+
+
+@njit(parallel=True, **_NJ)
+def unpack4(packed, out4, table):
+    """``unpack`` four codes at a time: ``out4`` the first whole words of the output viewed as
+    little-endian uint32, ``table``: :data:`UNPACK4` (one load and one store a packed byte;
+    standard 8-9's plane, 533 M slots, 0.14-0.17 s -> 0.03-0.06 s)."""
+    for i in prange(out4.shape[0]):
+        out4[i] = table[packed[i]]
 
 
 @njit(parallel=True, **_NJ)
