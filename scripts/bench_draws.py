@@ -8,8 +8,8 @@ Solves each pair's draw values again in this process (``retro.solve_pair_draws``
 over both parts) and ``level 0`` (the predecessors of won positions that take the moves into
 them off the counts). The planes are compared with --db's draw-value files (the script fails
 where they differ). Another install's code runs the same with its python:
-``/path/venv/bin/python scripts/bench_draws.py ...`` (one that predates ``tallies`` is called
-without them).
+``/path/venv/bin/python scripts/bench_draws.py ...`` (the job's loaders, or for code that
+predates them the same written out, called without ``tallies``).
 """
 
 import argparse
@@ -30,13 +30,12 @@ def main():
     import numpy as np
 
     import morris
-    from morris.core.draws import pair_ranks
     from morris.core.variants import get_variant
-    from morris.database.folders import file_path, read_draws, stored_values
-    from morris.format.fileformat import TableFile
+    from morris.database.folders import file_path, read_draws
     from morris.hashing.index import Hasher
     from morris.hashing.subspaces import Subspace
     from morris.solving import retro
+    from morris.solving.jobs import pair_job
 
     v = get_variant(args.variant, flying=False if args.no_flying else None)
     times = {}
@@ -58,31 +57,22 @@ def main():
     retro._Levels.step = timed_step
     retro.DK.count_draws = timed_count
 
-    def values(s):
-        return stored_values(file_path(args.db, v, s))
-
-    def children(c):
-        x = values(c)
-        return x, read_draws(file_path(args.db, v, c, "draw"), x, distances=False)[0]
-
     print(f"code: {morris.__file__}")
     for name in args.pairs:
         top = Subspace.parse(name)
-        headers = {}
-        for s in top.pair:
-            with TableFile(file_path(args.db, v, s)) as tf:
-                headers[s] = tf.header
-        tallies = {s: (int(h["wins"]), int(h["draws"])) for s, h in headers.items()}
+        job = pair_job("draws", top)
+        # the job's own loaders (code from before them: the same, written out here)
+        values, children, ranks, tallies = (job.loaders(args.db, v) if hasattr(job, "loaders")
+                                            else _loaders(args.db, v, top))
         rows = []
         for _ in range(args.runs):
             times.clear()
             t = time.perf_counter()
-            try:
-                got = retro.solve_pair_draws(v, top, values, children, pair_ranks(headers),
-                                             Hasher(v.board), None, tallies)
-            except TypeError:  # code from before the tallies
-                got = retro.solve_pair_draws(v, top, values, children, pair_ranks(headers),
-                                             Hasher(v.board))
+            if tallies is None:  # code from before the tallies
+                got = retro.solve_pair_draws(v, top, values, children, ranks, Hasher(v.board))
+            else:
+                got = retro.solve_pair_draws(v, top, values, children, ranks, Hasher(v.board),
+                                             None, tallies)
             total = time.perf_counter() - t
             for s in top.pair:
                 want = read_draws(file_path(args.db, v, s, "draw"), values(s))
@@ -96,6 +86,28 @@ def main():
             med = [statistics.median(r[k] for r in rows) for k in range(3)]
             print(f"{name}: median of {len(rows)}: {med[0]:.1f} s (count {med[1]:.1f}, "
                   f"level 0 {med[2]:.1f})")
+
+
+def _loaders(db, v, top):
+    """(values, children, ranks, None): the loaders of ``MovementDraws.run`` in the code from
+    before ``MovementDraws.loaders`` and ``tallies``, for timing that code."""
+    from morris.core.draws import pair_ranks
+    from morris.database.folders import file_path, read_draws, stored_values
+    from morris.format.fileformat import TableFile
+
+    headers = {}
+    for s in top.pair:
+        with TableFile(file_path(db, v, s)) as tf:
+            headers[s] = tf.header
+
+    def values(s):
+        return stored_values(file_path(db, v, s))
+
+    def children(c):
+        x = values(c)
+        return x, read_draws(file_path(db, v, c, "draw"), x, distances=False)[0]
+
+    return values, children, pair_ranks(headers), None
 
 
 if __name__ == "__main__":

@@ -966,13 +966,14 @@ class TableFile:
         if name not in self._selected and len(mv) != self._section_bytes(name):
             raise ValueError(f"{name}: {len(mv)} bytes given, the section holds {self._section_bytes(name)}")
         nb = len(offs) - 1
-        if name not in self._selected:
-            block_starts = np.minimum(np.arange(nb, dtype=np.int64) * self._block_bytes(name),
-                                      len(mv))
-        runs = [(0, nb)]
-        if block_starts is not None and len(mv) >= BULK_SPLIT:
-            threads = max(1, min(os.cpu_count() or 1, len(mv) // BULK_SPLIT, nb))
-            runs = [(nb * t // threads, nb * (t + 1) // threads) for t in range(threads)]
+        runs = [(0, nb)]  # (one run reads no block start)
+        if len(mv) >= BULK_SPLIT:
+            if name not in self._selected:
+                block_starts = np.minimum(np.arange(nb, dtype=np.int64) * self._block_bytes(name),
+                                          len(mv))
+            if block_starts is not None:
+                threads = max(1, min(os.cpu_count() or 1, len(mv) // BULK_SPLIT, nb))
+                runs = [(nb * t // threads, nb * (t + 1) // threads) for t in range(threads)]
 
         def bounds(a, b):  # (its bytes in the file, its part of ``out``) of blocks [a, b)
             lo = int(block_starts[a]) if a else 0

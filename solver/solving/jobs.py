@@ -380,15 +380,14 @@ class MovementDraws(_PairFiles):
     kind = "draw"
     own_bytes, read_bytes = 6, 1
 
-    def run(self, out, variant, reporter=None, hasher=None) -> int:
-        from .retro import solve_pair_draws  # (lazy: imports numba)
-
-        hasher = hasher or Hasher(variant.board)
+    def loaders(self, out, variant) -> tuple:
+        """(values, children, ranks, tallies): what ``retro.solve_pair_draws`` reads, from the
+        files under ``out`` (the loaders read a file at each call; ranks and tallies come from
+        the pair's values files' headers)."""
         headers = {}
         for s in self.subspaces:
             with TableFile(file_path(out, variant, s)) as tf:
                 headers[s] = tf.header
-        ranks = pair_ranks(headers)
 
         def values(s):
             return stored_values(file_path(out, variant, s))
@@ -398,6 +397,13 @@ class MovementDraws(_PairFiles):
             return v, read_draws(file_path(out, variant, c, "draw"), v, distances=False)[0]
 
         tallies = {s: (int(h["wins"]), int(h["draws"])) for s, h in headers.items()}
+        return values, children, pair_ranks(headers), tallies
+
+    def run(self, out, variant, reporter=None, hasher=None) -> int:
+        from .retro import solve_pair_draws  # (lazy: imports numba)
+
+        hasher = hasher or Hasher(variant.board)
+        values, children, ranks, tallies = self.loaders(out, variant)
         planes = solve_pair_draws(variant, self.sub, values, children, ranks, hasher, reporter,
                                   tallies)
         for s in self.subspaces:

@@ -489,7 +489,7 @@ def _count_draws(variant, T, Ob, top, pair, levels, values, children, ranks, tal
         tallies = tallies or {s: _tally(values(s)) for s in pair.parts}
         direct = [tallies[pair.parts[p]][1] < LOOKUP_SHARE * tallies[pair.parts[last - p]][0]
                   for p in range(len(pair.parts))]
-    if direct[0]:  # the codes of the part it reads (the second is counted after the first)
+    if direct[0] and last:  # the codes of the part it reads (the second, counted after it)
         DK.mark_codes(np.ascontiguousarray(values(pair.parts[last])), pair.st, pair.offs[last])
     for p, sub in enumerate(pair.parts):
         if top.placement:
@@ -499,13 +499,16 @@ def _count_draws(variant, T, Ob, top, pair, levels, values, children, ranks, tal
         child_sub = pair_children(top)[sub]
         cv, cdv = children(child_sub) if child_sub is not None else (empty8, empty8)
         off, n = pair.offs[p], pair.slots[p]
+        vals = np.ascontiguousarray(values(sub))
         q = last - p
+        if direct[p] and q == p:  # a pair of one part reads its own codes
+            DK.mark_codes(vals, pair.st, off)
         sib = pair.st[pair.offs[q]: pair.offs[q] + pair.slots[q]] if direct[p] else pair.st[:0]
         DK.count_draws(T, Ob, variant.rules.flying, sub.m, sub.o, off, n, int(ranks[sub]),
-                      np.ascontiguousarray(values(sub)), pair.st, sib, exits, dv, cv,
+                      vals, pair.st, sib, exits, dv, cv,
                       np.ascontiguousarray(cdv, dtype=np.uint8), off // K.BLOCK,
                       -(-(off + n) // K.BLOCK), wins, errors)
-        del cv, cdv
+        del cv, cdv, vals
     # the moves into won positions leave the counts that hold them (none may run out: gate -1
     # holds them): the wins of each part whose sibling counted all its moves
     emit = wins.copy()
