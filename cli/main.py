@@ -129,10 +129,13 @@ def subspaces(phase, as_json, **kw):
 @click.option("--dtw", is_flag=True, help="Also the distance to the end of the game (.mtw files).")
 @click.option("--draws", is_flag=True, help="Also the draw values (.mdv files; docs/draws.md).")
 @click.option("--full-dtw", is_flag=True, help="Keep the wins' dtw too (not pruned: docs/format.md).")
+@click.option("--keep-memory", is_flag=True,
+              help="Keep the memory each job frees for the next: faster where fresh memory is "
+                   "costly (virtual machines), at a higher peak (docs/benchmarks.md).")
 @quiet_option
 @variant_options
 def solve(subspace_names, out, phase, max_pieces, jobs, dask_address, show_plan, quiet, progress, dtw, draws,
-          full_dtw, **kw):
+          full_dtw, keep_memory, **kw):
     """Solve subspaces into database files under OUT/<ruleset>/.
 
     SUBSPACE names a movement subspace (9-8) or a placement one (5-4+4+4: on the board, then in
@@ -156,7 +159,7 @@ def solve(subspace_names, out, phase, max_pieces, jobs, dask_address, show_plan,
     try:
         summary = schedule.solve(out, variant, targets=targets, max_pieces=max_pieces, phase=phase,
                                  reporter=reporter, dtw=dtw, draws=draws, prune_dtw=not full_dtw,
-                                 **kwargs)
+                                 keep_memory=keep_memory, **kwargs)
     finally:
         close()
     click.echo(reports.solve_line(summary, out))

@@ -115,6 +115,8 @@ def main(argv=None):
                     help="profile this subspace's job alone, the other files linked from --db")
     ap.add_argument("--db", default=None, help="(with --alone) a solved database")
     ap.add_argument("--runs", type=int, default=1, help="(with --alone) profiles, one by one")
+    ap.add_argument("--keep-memory", action="store_true",
+                    help="as morris solve --keep-memory: freed memory kept for the next job")
     args = ap.parse_args(argv)
     if (args.alone is None) != (args.db is None):
         ap.error("--alone and --db go together")
@@ -196,7 +198,8 @@ def profile(args, targets=None):
               targets=targets and [Subspace.parse(t) for t in targets],
               max_pieces=args.max_pieces, phase=args.phase,
               reporter=Reporter(quiet=True), dtw=args.dtw, draws=args.draws,
-              prune_dtw=not targets)  # (--alone: the links' files are --db's, left whole)
+              prune_dtw=not targets,  # (--alone: the links' files are --db's, left whole)
+              keep_memory=args.keep_memory)
         total = time.perf_counter() - t0
     return prof, kern, total
 

@@ -16,6 +16,7 @@ from dataclasses import dataclass, field, replace
 
 from ..format.fileformat import remove_stale_temporaries
 from ..database.folders import ruleset_dir
+from ..core.memory import keep_freed_memory
 from ..core.errors import OutputError, ResourceError, UsageError, out_of_room
 from .jobs import Job, MovementDraws, MovementDtw, PlacementSubspace, job_for, pair_job
 from ..core.progress import Reporter
@@ -172,8 +173,11 @@ def critical_path(variant, jobs, deps) -> Plan:
 
 
 def run_job(out: str, variant_desc: dict, job: Job, threads: int | None = None, slot: int = 0,
-            quiet: bool = True) -> dict:
-    """Run one job in this process (a worker's entry point: plain arguments, picklable)."""
+            quiet: bool = True, keep_memory: bool = False) -> dict:
+    """Run one job in this process (a worker's entry point: plain arguments, picklable);
+    ``keep_memory``: the process keeps what it frees for its next job (core/memory.py)."""
+    if keep_memory:
+        keep_freed_memory()
     if threads:
         import numba
 
@@ -229,8 +233,8 @@ def prepare_output(out, variant, rep) -> None:
 def solve(out, variant, targets=None, max_pieces=None, reporter=None, on_job=None, phase="movement",
           executor=None, executor_factory=None, threads=None, retries=2, submit=None,
           slots: int = 1, dtw: bool = False, draws: bool = False,
-          prune_dtw: bool = True, alone: int | None = None, cores: int | None = None
-          ) -> SolveSummary:
+          prune_dtw: bool = True, alone: int | None = None, cores: int | None = None,
+          keep_memory: bool = False) -> SolveSummary:
     """Solve every job needed for the targets, each as soon as its inputs exist.
 
     ``executor``: any ``concurrent.futures.Executor`` (default: run in this process);
@@ -241,6 +245,8 @@ def solve(out, variant, targets=None, max_pieces=None, reporter=None, on_job=Non
     others ``slots`` at a time on ``threads`` each (:func:`executor_options`); a job that fails
     is retried ``retries`` times. Complete files are kept (resume). With ``dtw``, the dtw files
     whose readers are all complete are then pruned to their losses (``prune_dtw``; prune.py).
+    ``keep_memory``: this process and the workers keep the memory a job frees for the next
+    (core/memory.py: faster where a fresh page is costly, at a higher peak).
 
     Progress: one bar for the whole solve (positions), one for each running job's phase when
     it lasts, and a line for each job that took a while (or for every job when there are few).
@@ -248,12 +254,14 @@ def solve(out, variant, targets=None, max_pieces=None, reporter=None, on_job=Non
     complete jobs and drives the rest."""
     rep = reporter or Reporter()
     t0 = time.perf_counter()
+    if keep_memory:
+        keep_freed_memory()
     jobs, deps = job_graph(variant, targets, max_pieces, phase, dtw, draws)
     if dtw and prune_dtw:
         jobs, deps = fast_dtw_jobs(variant, jobs, deps)
     prepare_output(out, variant, rep)
     run = _Run(out, variant, jobs, deps, rep, executor or InlineExecutor(), executor_factory,
-               threads, retries, submit, slots, on_job, alone, cores)
+               threads, retries, submit, slots, on_job, alone, cores, keep_memory)
     run.skip_complete()
     run.drive()
     if dtw and prune_dtw:
@@ -301,7 +309,7 @@ class _Run:
     """One solve's jobs in flight: which are done, waiting and running, on which bar row."""
 
     def __init__(self, out, variant, jobs, deps, rep, executor, executor_factory, threads,
-                 retries, submit, slots, on_job, alone=None, cores=None):
+                 retries, submit, slots, on_job, alone=None, cores=None, keep_memory=False):
         self.out, self.variant, self.jobs, self.deps, self.rep = out, variant, jobs, deps, rep
         self.executor, self.executor_factory = executor, executor_factory
         self.threads, self.retries, self.submit, self.on_job = threads, retries, submit, on_job
@@ -313,6 +321,7 @@ class _Run:
         self.waiting = list(jobs)
         self.free_rows = list(range(max(1, slots)))
         self.slots, self.alone, self.cores = max(1, slots), alone, cores
+        self.keep_memory = keep_memory
         #: the jobs that run alone on every core (``alone``), and how many threads each job
         #: got (a retry gets the same)
         self.heavy = {j for j in jobs if alone is not None and self.weight[j] >= alone}
@@ -336,7 +345,7 @@ class _Run:
         self.row[j] = self.free_rows.pop(0) if self.free_rows else 0
         threads = self.threads_of.setdefault(j, self.cores if j in self.heavy else self.threads)
         args = (self.out, self.desc, j, threads, self.row[j],
-                self.rep.quiet or self.submit is not None)
+                self.rep.quiet or self.submit is not None, self.keep_memory)
         f = self.submit(j, run_job, *args) if self.submit else self.executor.submit(run_job, *args)
         self.running[f] = j
 

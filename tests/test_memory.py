@@ -1,0 +1,75 @@
+"""core/memory.py: a solve that keeps its freed memory reuses it and writes the same files.
+
+Each check runs in a process of its own: keeping freed memory changes a process for good."""
+
+import filecmp
+import os
+import subprocess
+import sys
+import textwrap
+
+import pytest
+
+def _libc():
+    try:
+        return os.confstr("CS_GNU_LIBC_VERSION") or ""
+    except (ValueError, OSError, AttributeError):
+        return ""
+
+
+glibc = pytest.mark.skipif(not _libc().startswith("glibc"), reason="mallopt is glibc's")
+
+#: a process's resident megabytes after touching and freeing 256 MB twice
+RSS_SCRIPT = textwrap.dedent("""
+    import os, sys
+    import numpy as np
+    from morris.core.memory import keep_freed_memory
+
+    def rss():
+        return int(open("/proc/self/statm").read().split()[1]) * os.sysconf("SC_PAGE_SIZE") >> 20
+
+    kept = keep_freed_memory() if sys.argv[1] == "keep" else False
+    before = rss()
+    a = np.ones(256 << 20, np.uint8)
+    del a
+    after_one = rss()
+    b = np.ones(250 << 20, np.uint8)
+    during_two = rss()
+    del b
+    print(kept, before, after_one, during_two)
+""")
+
+
+def _rss(mode):
+    out = subprocess.run([sys.executable, "-c", RSS_SCRIPT, mode], capture_output=True,
+                         text=True, check=True).stdout.split()
+    return out[0] == "True", [int(x) for x in out[1:]]
+
+
+@glibc
+def test_freed_memory_is_kept_and_reused_only_when_asked():
+    kept, (before, after_one, during_two) = _rss("keep")
+    assert kept
+    assert after_one - before >= 200  # the 256 MB stay in the process once freed
+    assert during_two - after_one <= 16  # and the next array takes them, not fresh pages
+    kept, (before, after_one, during_two) = _rss("default")
+    assert not kept
+    assert after_one - before < 64  # by default glibc hands a large block back at once
+    assert during_two - after_one >= 200
+
+
+def test_a_solve_that_keeps_its_memory_writes_the_same_files(tmp_path):
+    """`morris solve --keep-memory` against the default: standard-4 whole with dtw and draw
+    values (79 jobs, their pruned dtw files included), every file the same bytes."""
+    dirs = []
+    for flag in ([], ["--keep-memory"]):
+        out = tmp_path / ("kept" if flag else "default")
+        subprocess.run([sys.executable, "-m", "morris.cli.main", "solve", "--out", str(out),
+                        "--variant", "standard-4", "--phase", "all", "--dtw", "--draws",
+                        "--quiet", *flag], check=True, capture_output=True)
+        (ruleset,) = os.listdir(out)
+        dirs.append(out / ruleset)
+    names = sorted(os.listdir(dirs[0]))
+    assert len(names) > 200 and names == sorted(os.listdir(dirs[1]))
+    match, mismatch, errors = filecmp.cmpfiles(dirs[0], dirs[1], names, shallow=False)
+    assert not mismatch and not errors and len(match) == len(names)
