@@ -29,12 +29,13 @@ _EMPTY = np.zeros(0, np.uint8)
 
 def pack(values, dtc):
     """One byte per slot, ``value | dtc << 2``: the form the sweep reads placement children in
-    and writes its results in (placement distances are below 64)."""
+    and writes its results in (placement distances are below 64). A uint8 ``dtc`` becomes the
+    result (no second plane: the caller reads it no more)."""
     if dtc is None or len(dtc) == 0:
         return values
     if int(dtc.max()) >= 64:
         raise ValueError(f"a placement distance of {int(dtc.max())} does not fit the packed plane")
-    out = dtc.astype(np.uint8, copy=True)
+    out = dtc if dtc.dtype == np.uint8 else dtc.astype(np.uint8)
     out <<= 2
     out |= values
     return out
