@@ -252,6 +252,11 @@ def test_the_seed_solves_run_in_order_each_timed_and_stop_at_a_failure(tmp_path)
     assert not (out / "c.7.out").exists()
     assert (out / "a.7.heartbeat").read_text().splitlines()[-1].split()[2:] == ["end", "a", "rc=0"]
     assert (out / "b.7.heartbeat").read_text().splitlines()[-1].split()[2:] == ["end", "b", "rc=5"]
+    r = subprocess.run([shutil.which("bash"), script, str(out), "8", str(fake), "c"], timeout=60,
+                       env=dict(os.environ, SOLVE_FLAGS="--keep-memory --jobs 2"))
+    assert r.returncode == 0
+    assert (out / "c.8.out").read_text() == (f"solve --out {out} --rules c --phase all "
+                                             "--keep-memory --jobs 2\n")
 
 
 def test_a_runs_phases_add_its_jobs_by_kind_and_time_a_killed_segment(tmp_path, capsys):
