@@ -1,7 +1,8 @@
 """Whether two databases give every position the same dtw: each dtw file of A against B's file of
 the same subspace, read whole (a pruned file's wins derived from its children's files:
-solving/prune.read_full_dtw), compared on every used slot; the values files must be the same
-bytes. Prints one line per ruleset and the files' sizes; exits 1 at the first difference.
+solving/prune.read_full_dtw), compared on every used slot; the values files must hold the same
+contents (the same bytes, or the same planes where a writer compressed them otherwise:
+scripts/same_values.py). Prints one line per ruleset and the files' sizes; exits 1 at the first difference.
 
     python3 scripts/same_dtw.py A B          # e.g. a solve with --full-dtw and one without
     python3 scripts/same_dtw.py data tb      # the shipped opening book against a whole solve
@@ -13,7 +14,6 @@ book's 32 subspaces, written by round 3's complete solve, are the top of the sta
 whose values depend on every file below them.
 """
 
-import argparse
 import filecmp
 import os
 import sys
@@ -29,6 +29,7 @@ def compare_ruleset(a: str, b: str) -> tuple:
     from morris.hashing.index import Hasher
     from morris.hashing.subspaces import Subspace
     from morris.solving.prune import read_full_dtw
+    from same_values import contents_differ  # (scripts/, beside this one)
 
     files = positions = size_a = size_b = 0
     same = {"values": 0, "draw": 0}
@@ -40,7 +41,11 @@ def compare_ruleset(a: str, b: str) -> tuple:
             fa, fb = beside(pa, kind), beside(pb, kind)
             if kind == "draw" and not (os.path.exists(fa) and os.path.exists(fb)):
                 continue
-            if not filecmp.cmp(fa, fb, shallow=False):
+            if kind == "values":
+                why = contents_differ(fa, fb)
+                if why:
+                    sys.exit(f"{fa} and {fb}: {why}")
+            elif not filecmp.cmp(fa, fb, shallow=False):
                 sys.exit(f"{fa} and {fb} differ")
             same[kind] += 1
         values = stored_values(beside(pa, "values"))
@@ -59,22 +64,14 @@ def compare_ruleset(a: str, b: str) -> tuple:
 
 
 def main():
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("a")
-    ap.add_argument("b")
-    args = ap.parse_args()
-    for ruleset in sorted(os.listdir(args.a)):
-        ra, rb = os.path.join(args.a, ruleset), os.path.join(args.b, ruleset)
-        if not os.path.isdir(ra):
-            continue
-        if not os.path.isdir(rb):
-            print(f"{ruleset}: not in {args.b}, skipped")
-            continue
+    from same_values import rulesets  # (scripts/, beside this one)
+
+    for ruleset, ra, rb in rulesets():
         t0 = time.perf_counter()
         files, positions, sa, sb, same = compare_ruleset(ra, rb)
         print(f"{ruleset}: {files} dtw files, {positions:,} positions, the same dtw; "
               f"{sa:,} bytes ({8 * sa / max(1, positions):.3f} bits/position) against "
-              f"{sb:,} ({8 * sb / max(1, positions):.3f}); values files the same bytes: "
+              f"{sb:,} ({8 * sb / max(1, positions):.3f}); values files the same contents: "
               f"{same['values']}, draw-value files: {same['draw']}; "
               f"{time.perf_counter() - t0:.1f} s")
 
