@@ -156,6 +156,8 @@ def test_distances_the_values_imply_are_not_stored(tmp_path):
             used = vals != 3
             assert np.array_equal(tf.values_all()[used], vals[used])
             assert np.array_equal(tf.dtc_all()[used], dtc[used])
+            # (the whole-section reader too: a "ones" section is no corrupt one)
+            assert np.array_equal(tf.distance_all("dtc")[used], dtc[used])
             for i in np.flatnonzero(used)[:300]:
                 v, d = tf.value_dtc(int(i))
                 assert v == vals[i] and (d is None if v == 0 else d == dtc[i])

@@ -923,7 +923,7 @@ class TableFile:
     def distance_all(self, name: str, values: np.ndarray | None = None, raw: bool = False,
                      stored_only: bool = False) -> np.ndarray:
         """A whole distance or byte section (``dtc``, ``dtw``, ``dv``, ``dd``) of codec uint8 or
-        uint16; a selected section needs ``values``, the value codes of the values file beside
+        uint16 (a ``dtc`` of codec ``ones``: the distances its values imply); a selected section needs ``values``, the value codes of the values file beside
         it (``values_all``), and is uint16 where halved (``raw``: the halved entries as stored).
         A pruned section (``lost``) raises :class:`DerivedEntryError` unless ``stored_only``,
         which reads its wins as 0 (the caller derives them: ``solving.prune.read_full_dtw``)."""
@@ -931,6 +931,8 @@ class TableFile:
             raise DerivedEntryError(f"{self.path}: the {name} section keeps the losses only; a "
                                     "whole plane derives the wins' from the children's files")
         codec = self._sec[name][3]
+        if codec == "ones":  # (no blocks: the values imply the distances)
+            return self.dtc_all()
         dtype = "<u2" if codec == "uint16" else np.uint8
         sel = self._selected.get(name)
         if sel is None:
