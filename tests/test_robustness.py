@@ -163,3 +163,16 @@ def test_distances_the_values_imply_are_not_stored(tmp_path):
                 assert v == vals[i] and (d is None if v == 0 else d == dtc[i])
                 assert tf.dtc(int(i)) == dtc[i]
     assert (tmp_path / "implied.mtb").stat().st_size < (tmp_path / "stored.mtb").stat().st_size
+
+
+def test_a_section_a_file_lacks_is_named_with_the_file_and_what_it_holds():
+    """A values file asked for a dtw or draw-value section (which live in the files beside it)
+    answers with a KeyError that names the file and its sections, not a bare key."""
+    path = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "data",
+                        "six-nofly", "5-5.mtb")
+    with TableFile(path) as tf:
+        for ask in (lambda: tf.distance_all("dtw"), lambda: tf.distance("dv", 3)):
+            with pytest.raises(KeyError) as err:
+                ask()
+            assert "5-5.mtb has no" in str(err.value) and "(it holds: wdl, dtc)" in str(err.value)
+        assert tf.value_dtc(5)[0] in (0, 1, 2)  # (the sections it has still read)

@@ -626,6 +626,18 @@ def _decompress_run(src, dst, selected: bool, bad, name: str) -> None:
                   + (" (the values file selects them)" if selected else ""))
 
 
+class _Sections(dict):
+    """A file's sections by name: (offset table, blocks, slots per block, codec); a name the
+    file lacks is a KeyError that says which file and what it holds."""
+
+    def __init__(self, path):
+        super().__init__()
+        self.path = path
+
+    def __missing__(self, name):
+        raise KeyError(f"{self.path} has no {name} section (it holds: {', '.join(self)})")
+
+
 class TableFile:
     """One subspace file, read at random through mmap. Thread-safe: mmap reads need no lock,
     each thread has its own zstd decompressor, and the block cache changes only by single
@@ -663,7 +675,7 @@ class TableFile:
             if not isinstance(self.header, dict):
                 raise self._bad("the header is not a JSON object")
             self.slots = _field(self.header, "slots", 0, MAX_SLOTS)
-            self._sec = {}
+            self._sec = _Sections(self.path)
             self._selected = {}
             kind = self.header.get("kind", "values")
             if kind not in KINDS:
