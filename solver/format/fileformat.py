@@ -212,7 +212,7 @@ def compressor(level, block_bytes: int) -> zstd.ZstdCompressor:
 def _compress_blocks(chunks, level, threads=None):
     """Each chunk compressed into its own zstd frame of ``level`` (:func:`compressor`), on
     ``threads`` threads (every core by default), each task a run of consecutive chunks."""
-    block_bytes = len(chunks[0]) if chunks else 0
+    block_bytes = max(map(len, chunks), default=0)  # (a Tuning's window: the largest block)
 
     def work(span):
         c = compressor(level, block_bytes)
@@ -944,8 +944,9 @@ class TableFile:
     def distance_all(self, name: str, values: np.ndarray | None = None, raw: bool = False,
                      stored_only: bool = False) -> np.ndarray:
         """A whole distance or byte section (``dtc``, ``dtw``, ``dv``, ``dd``) of codec uint8 or
-        uint16 (a ``dtc`` of codec ``ones``: the distances its values imply); a selected section needs ``values``, the value codes of the values file beside
-        it (``values_all``), and is uint16 where halved (``raw``: the halved entries as stored).
+        uint16 (a ``dtc`` of codec ``ones``: the distances its values imply); a selected section
+        needs ``values``, the value codes of the values file beside it (``values_all``), and is
+        uint16 where halved (``raw``: the halved entries as stored).
         A pruned section (``lost``) raises :class:`DerivedEntryError` unless ``stored_only``,
         which reads its wins as 0 (the caller derives them: ``solving.prune.read_full_dtw``)."""
         if self.pruned(name) and not stored_only:
