@@ -49,6 +49,8 @@ PHASES = (
     ("morris.solving.jobs", "write_table", "compress and write"),
     ("morris.solving.jobs", "write_planes", "compress and write"),
     ("morris.solving.jobs", "write_distance_table", "compress and write"),
+    ("morris.solving.jobs", "write_pruned_dtw", "compress and write"),
+    ("morris.solving.schedule", "prune_finished", "prune dtw at the end"),
 )
 
 #: the kernels the phases call (their time is also in the phase that calls them): where the
@@ -85,12 +87,15 @@ class Profile:
 
     @contextlib.contextmanager
     def installed(self, table=PHASES):
-        """The functions of ``table`` timed inside the block, and as they were after it."""
+        """The functions of ``table`` timed inside the block, and as they were after it (those
+        an older install lacks are left out, so that it can be profiled against this one)."""
         import importlib
 
         saved = []
         for module, name, phase in table:
             mod = importlib.import_module(module)
+            if not hasattr(mod, name):
+                continue
             saved.append((mod, name, getattr(mod, name)))
             setattr(mod, name, self.wrap(phase, getattr(mod, name)))
         try:

@@ -73,3 +73,56 @@ def test_a_solve_that_keeps_its_memory_writes_the_same_files(tmp_path):
     assert len(names) > 200 and names == sorted(os.listdir(dirs[1]))
     match, mismatch, errors = filecmp.cmpfiles(dirs[0], dirs[1], names, shallow=False)
     assert not mismatch and not errors and len(match) == len(names)
+
+
+def _advice():
+    from morris.core.memory import _madvise_switch
+
+    switch = _madvise_switch()
+    if switch is None:
+        pytest.skip("this numpy has no switch for its huge-page advice")
+    return switch
+
+
+def test_small_pages_turns_numpys_advice_off_and_back(monkeypatch):
+    from morris.core.memory import small_pages
+
+    get, put = _advice()
+    monkeypatch.delenv("NUMPY_MADVISE_HUGEPAGE", raising=False)
+    before = bool(get())
+    try:
+        for start in (True, False):
+            put(start)
+            with small_pages():
+                assert not get()
+            assert bool(get()) is start  # the setting before, restored
+        put(True)
+        monkeypatch.setenv("NUMPY_MADVISE_HUGEPAGE", "1")  # the user's choice is obeyed
+        with small_pages():
+            assert get()
+    finally:
+        put(before)
+
+
+def test_a_solves_jobs_run_without_huge_page_advice(monkeypatch, tmp_path):
+    """run_job (every job of a solve, in this process or a worker's) runs the job inside
+    small_pages, and the process's setting is back afterwards."""
+    from morris.core.variants import get_variant
+    from morris.solving.schedule import run_job
+
+    get, put = _advice()
+    monkeypatch.delenv("NUMPY_MADVISE_HUGEPAGE", raising=False)
+    seen = []
+
+    class Probe:
+        def run(self, out, variant, rep):
+            seen.append(bool(get()))
+            return 0
+
+    before = bool(get())
+    try:
+        put(True)
+        run_job(str(tmp_path), get_variant("standard-4").describe(), Probe())
+        assert seen == [False] and get()
+    finally:
+        put(before)

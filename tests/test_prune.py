@@ -18,11 +18,13 @@ from morris.core.position import Position
 from morris.core.progress import Reporter
 from morris.core.variants import get_variant
 from morris.database.folders import file_path, stored_values
-from morris.format.fileformat import DerivedEntryError, TableFile, prune_to_losses
+from morris.format.fileformat import (LAYOUT_KEYS, DerivedEntryError, TableFile, prune_to_losses,
+                                      write_distance_table, write_pruned_dtw)
 from morris.hashing.index import Hasher
 from morris.hashing.subspaces import Subspace
 from morris.lookups.tablebase import open_tablebase
-from morris.solving.prune import prunable, read_full_dtw
+from morris.solving import prune as prune_mod
+from morris.solving.prune import prunable, pruned_beside, read_full_dtw
 from morris.solving.schedule import prune_finished, solve
 from morris.solving.verify import verifier_dtw, verify
 
@@ -150,20 +152,104 @@ def test_a_win_is_never_read_as_zero(six_dbs):
         assert not stored[vals == WIN].any()
 
 
-def test_files_are_pruned_only_when_their_readers_are_complete(tmp_path):
+def test_files_are_pruned_only_when_their_readers_are_complete(six_dbs, tmp_path, monkeypatch):
     """A movement solve up to 4 a side prunes nothing (the placement subspaces and the larger
     pairs still read those files); a second prune after the whole game prunes them, and the
-    files stay complete for a resumed solve (nothing solved again)."""
+    files stay complete for a resumed solve (nothing solved again). The whole-game solve's
+    jobs write the pruned files beside the whole ones, and the pruning takes those (it prunes
+    from a whole file only the first solve's, which were not written to be pruned): the same
+    bytes as the files pruned from the whole ones, and nothing left beside them."""
+    from_whole = []
+    monkeypatch.setattr(prune_mod, "prune_to_losses",
+                        lambda p, *a, **k: from_whole.append(p) or prune_to_losses(p, *a, **k))
     out = tmp_path / "db"
     summary = solve(out, SIX, max_pieces=4, reporter=QUIET, dtw=True)
     assert summary.pruned["files"] == 0
     for s in _dtw_subspaces(out):
         with TableFile(file_path(out, SIX, s, "dtw")) as tf:
             assert not tf.pruned()
+    first = {str(file_path(out, SIX, s, "dtw")) for s in _dtw_subspaces(out)}
     summary = solve(out, SIX, phase="all", reporter=QUIET, dtw=True)
     assert summary.pruned["files"] > 100
+    assert 0 < len(from_whole) and set(map(str, from_whole)) <= first
+    d = out / SIX.ruleset_id
+    assert not [n for n in os.listdir(d) if not n.endswith((".mtb", ".mtw", ".mdv"))]
+    for s in _dtw_subspaces(out):
+        got, want = (_bytes(file_path(db, SIX, s, "dtw")) for db in (out, six_dbs[1]))
+        assert got == want, s
     again = solve(out, SIX, phase="all", reporter=QUIET, dtw=True)
     assert not again.solved and again.pruned["files"] == 0
+
+
+def _halved(path):
+    with TableFile(path) as tf:
+        return tf.selection("dtw").halved
+
+
+def _bytes(path):
+    with open(path, "rb") as f:
+        return f.read()
+
+
+def _whole(full, s):
+    """(header less its layout, plane, anchors, stored values, used) of a whole dtw file."""
+    vals = stored_values(file_path(full, SIX, s))
+    with TableFile(file_path(full, SIX, s, "dtw")) as tf:
+        header = {k: v for k, v in tf.header.items() if k not in LAYOUT_KEYS}
+        plane = tf.distance_all("dtw", vals)
+        anchors = np.array(tf.anchors, dtype=np.uint32)
+    return header, plane, anchors, vals, Hasher(SIX.board).used_mask(s)
+
+
+def test_a_pruned_file_written_from_its_plane_is_the_pruned_whole_file(six_dbs, tmp_path):
+    """write_pruned_dtw from a plane gives the bytes prune_to_losses makes of the whole file
+    written from it: every dtw file of Six, movement (halved) and placement; and a plane whose
+    entries break the parity rule (so not halved) and one whose losses need 16 bits."""
+    full, pruned, _ = six_dbs
+    subs = [s for s in _dtw_subspaces(full) if prunable(SIX, s, set(_dtw_subspaces(full)))]
+    for s in subs:
+        header, plane, anchors, vals, used = _whole(full, s)
+        write_pruned_dtw(tmp_path / "p.mtw", header, plane, anchors, vals, used)
+        assert (tmp_path / "p.mtw").read_bytes() == _bytes(file_path(pruned, SIX, s, "dtw")), s
+    kinds = {s: _halved(file_path(full, SIX, s, "dtw")) for s in subs}
+    assert set(kinds.values()) == {True, False}  # (both kinds met above)
+    halved = [s for s in subs if s.placement and kinds[s] and s.m + s.o >= 5]
+    header, plane, anchors, vals, used = _whole(full, halved[0])  # (a movement plane is halved)
+    for change in ("odd", "wide"):
+        p = plane.astype(np.uint16)
+        lost = np.flatnonzero(used & (vals == LOSS))
+        p[lost[: len(lost) // 2]] += 1 if change == "odd" else 600
+        whole, side = tmp_path / f"{change}.mtw", tmp_path / f"{change}.lost"
+        write_distance_table(whole, header, "dtw", p, anchors, vals, used)
+        prune_to_losses(whole, vals)
+        write_pruned_dtw(side, header, p, anchors, vals, used)
+        assert side.read_bytes() == whole.read_bytes(), change
+        with TableFile(whole) as tf:
+            sel = tf.selection("dtw")
+            assert sel.halved == (change == "wide") and tf._sec["dtw"][3] == (
+                "uint16" if change == "wide" else "uint8")
+
+
+def test_a_damaged_or_foreign_pruned_file_beside_is_not_taken(six_dbs, tmp_path):
+    """The pruning takes a pruned file beside a whole one only when its checksum holds and its
+    header is the whole file's: a damaged one and another subspace's are removed, and the whole
+    file is pruned from itself, the same bytes."""
+    full, pruned, _ = six_dbs
+    db = tmp_path / "db"
+    shutil.copytree(full, db)
+    a, b = Subspace(4, 4), Subspace(5, 4)
+    side_a = pruned_beside(file_path(db, SIX, a, "dtw"))
+    header, plane, anchors, vals, used = _whole(full, a)
+    write_pruned_dtw(side_a, header, plane, anchors, vals, used)
+    data = bytearray(open(side_a, "rb").read())
+    data[len(data) // 2] ^= 0xFF
+    open(side_a, "wb").write(bytes(data))
+    shutil.copy(file_path(pruned, SIX, a, "dtw"), pruned_beside(file_path(db, SIX, b, "dtw")))
+    done = prune_finished(db, SIX, QUIET)
+    assert done["files"] > 100
+    for s in (a, b):
+        assert not os.path.exists(pruned_beside(file_path(db, SIX, s, "dtw")))
+        assert _bytes(file_path(db, SIX, s, "dtw")) == _bytes(file_path(pruned, SIX, s, "dtw"))
 
 
 def test_a_parent_solved_again_reads_its_pruned_children(six_dbs, tmp_path):

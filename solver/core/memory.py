@@ -15,12 +15,23 @@ high-water mark, which the holes between its blocks raise (one large job's peak 
 quarter): so it is asked for (``morris solve --keep-memory``, ``schedule.solve(keep_memory=
 True)``, which call it in the solving process and in each worker), never the default, and a
 process that serves lookups never calls it. Elsewhere than glibc it does nothing.
+
+:func:`small_pages` is the other half, and it is the default: numpy asks the kernel for
+transparent huge pages on every large array (``madvise(MADV_HUGEPAGE)``), and where the
+kernel then compacts memory to find 2 MB of it at each first touch (``defrag`` set to
+``madvise``, as on the machines of docs/benchmarks.md) a fresh array costs several times
+what small pages cost; the kernels' random reads did not get slower without them. A solve
+runs its jobs without numpy's advice (7% less time on standard 7-5+1+1 with dtw and draw
+values, 5-7% on the movement pairs 7-5/5-7 and 8-8; the same peak), unless the environment
+sets numpy's own switch, ``NUMPY_MADVISE_HUGEPAGE``, which is then obeyed.
 """
 
 from __future__ import annotations
 
 import ctypes
+import os
 import sys
+from contextlib import contextmanager
 
 #: mallopt(3)'s parameters
 M_TRIM_THRESHOLD = -1
@@ -45,3 +56,32 @@ def keep_freed_memory() -> bool:
     mallopt.restype = ctypes.c_int
     _kept = bool(mallopt(M_MMAP_MAX, 0)) and bool(mallopt(M_TRIM_THRESHOLD, -1))
     return _kept
+
+
+def _madvise_switch():
+    """numpy's (get, set) of its huge-page advice, or None where this numpy has none."""
+    try:
+        from numpy._core import multiarray
+    except ImportError:  # numpy 1.x
+        from numpy.core import multiarray
+    get = getattr(multiarray, "_get_madvise_hugepage", None)
+    put = getattr(multiarray, "_set_madvise_hugepage", None)
+    return (get, put) if get and put else None
+
+
+@contextmanager
+def small_pages():
+    """Inside: numpy's new arrays without the advice to use transparent huge pages (see
+    above); the setting before is restored on leaving. Does nothing where the environment sets
+    ``NUMPY_MADVISE_HUGEPAGE`` (the user's choice) or numpy has no such switch."""
+    switch = None if "NUMPY_MADVISE_HUGEPAGE" in os.environ else _madvise_switch()
+    if switch is None:
+        yield
+        return
+    get, put = switch
+    before = bool(get())
+    put(False)
+    try:
+        yield
+    finally:
+        put(before)

@@ -382,6 +382,37 @@ def prune_to_losses(path, values: np.ndarray, level: int = PRUNE_LEVEL) -> dict:
     return hdr
 
 
+def write_pruned_dtw(path, header: dict, dtw: np.ndarray, anchors: np.ndarray, values: np.ndarray,
+                     used: np.ndarray | None = None, level: int = PRUNE_LEVEL) -> dict:
+    """Write atomically the file that :func:`prune_to_losses` makes of the dtw file
+    ``write_distance_table(p, header, "dtw", dtw, anchors, values, used)`` writes, the same
+    bytes, from the plane itself (a solve writes it beside the whole file, and the pruning at
+    its end renames it instead of reading the whole file back: solving/prune.py). Returns the
+    header written."""
+    from ..kernels.pack import select_count, select_scan  # (lazy: imports numba)
+
+    plane = np.ascontiguousarray(dtw)
+    values = np.ascontiguousarray(values, dtype=np.uint8)
+    if len(values) != len(plane):
+        raise ValueError("the dtw plane needs the values file's value codes, one per slot")
+    used = np.zeros(0, np.bool_) if used is None else np.ascontiguousarray(used, dtype=np.bool_)
+    nb = -(-len(plane) // SELECT_BLOCK)
+    counts, odd, maxes = (np.zeros(nb, dtype=np.int64) for _ in range(3))
+    # the whole file's selection halves its entries where every one keeps the parity rule
+    select_scan(values, plane, used, KEEP["decided"], SELECT_BLOCK, counts, odd, maxes)
+    halved = SELECTIONS["dtw"].halved and not odd.any()
+    counts[:] = 0
+    select_count(values, KEEP["lost"], SELECT_BLOCK, counts)
+    kept = _fill_kept(values, plane, KEEP["lost"], 1 if halved else 0, counts, np.uint16)
+    if int(kept.max(initial=0)) <= 255:  # (as prune_to_losses narrows them)
+        kept = kept.astype(np.uint8)
+    sections = [_kept_section("dtw", kept, counts, Selection("lost", halved), level)]
+    anchor_blob = np.asarray(anchors, dtype="<u4").tobytes()
+    hdr, layout, end = lay_out(header, len(values), sections, anchors, anchor_blob)
+    _write_atomically(path, _header_blob(hdr), anchor_blob, sections, layout, end)
+    return hdr
+
+
 def write_table(path, header: dict, values: np.ndarray, dtc: np.ndarray, anchors: np.ndarray,
                 curse: np.ndarray | None = None):
     """Write one subspace atomically. ``values``: codes 0 draw, 1 win, 2 loss, 3 unused;

@@ -20,7 +20,7 @@ import numpy as np
 
 from ..core.codes import UNUSED
 from ..format.fileformat import (DRAWS_LEVEL, FAST_LEVEL, SELECT_LEVEL, TableFile, check_file,
-                                 write_distance_table, write_planes, write_table)
+                                 write_distance_table, write_planes, write_pruned_dtw, write_table)
 from ..database.folders import (draws_header, dtw_header, file_fields, file_path, read_draws,
                                 read_planes, ruleset_dir, stored_values, table_header)
 from ..hashing.index import Hasher, count_positions, shared_hasher
@@ -29,7 +29,7 @@ from ..hashing.subspaces import (Subspace, hand_children, pair_children, pair_de
                                  placement_inputs)
 from .curse import curse_plane
 from .placement import evaluate, load_children
-from .prune import read_full_dtw
+from .prune import pruned_beside, read_full_dtw
 from ..core.draws import pair_ranks
 
 
@@ -40,7 +40,8 @@ class Job:
     sub: Subspace
     unlimited: bool = False  # the twin without the no-removal limit, of a limited solve
     #: its dtw files are pruned when the solve ends (schedule.soon_pruned): written first at
-    #: zstd's FAST_LEVEL (not part of the job's identity)
+    #: zstd's FAST_LEVEL, each with its pruned file beside it (prune.py; not part of the job's
+    #: identity)
     fast_dtw: bool = field(default=False, compare=False)
 
     @property
@@ -51,6 +52,14 @@ class Job:
     def dtw_level(self) -> int:
         """zstd's level for the dtw files it writes (``fast_dtw``)."""
         return FAST_LEVEL if self.fast_dtw else SELECT_LEVEL
+
+    def write_dtw(self, path, hdr, plane, anchors, stored, used) -> None:
+        """Write a dtw file at ``dtw_level`` and, with ``fast_dtw``, the pruned file beside it
+        (prune.pruned_beside), which the pruning at the solve's end takes instead of reading the
+        whole file back."""
+        write_distance_table(path, hdr, "dtw", plane, anchors, stored, used, self.dtw_level)
+        if self.fast_dtw:
+            write_pruned_dtw(pruned_beside(path), hdr, plane, anchors, stored, used)
 
     def writes_variant(self, variant):
         """The variant whose directory this job writes: without the limit for a twin."""
@@ -274,8 +283,7 @@ class PlacementSubspace(Job):
         if want_dtw:
             plane = extra.pop(0)
             hdr = dtw_header(variant, self.sub, vals, plane)
-            write_distance_table(file_path(out, variant, self.sub, "dtw"), hdr, "dtw", plane, anchors, stored, used,
-                                 self.dtw_level)
+            self.write_dtw(file_path(out, variant, self.sub, "dtw"), hdr, plane, anchors, stored, used)
         if want_draws:  # no cycles in placement: no draw distance (all 0)
             dv, dd = extra.pop(0), np.zeros(len(vals), dtype=np.uint8)
             write_planes(file_path(out, variant, self.sub, "draw"), draws_header(variant, self.sub, dv, dd, None),
@@ -361,8 +369,8 @@ class MovementDtw(_PairFiles):
             vals[~used] = UNUSED
             hdr = dtw_header(variant, s, vals, planes[s])
             del vals
-            write_distance_table(file_path(out, variant, s, "dtw"), hdr, "dtw", planes[s], hasher.anchor_reps(s.o),
-                                 stored, used, self.dtw_level)
+            self.write_dtw(file_path(out, variant, s, "dtw"), hdr, planes[s], hasher.anchor_reps(s.o),
+                           stored, used)
             positions += count_positions(variant.board, s.m, s.o)
         return positions
 

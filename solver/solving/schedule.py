@@ -16,7 +16,7 @@ from dataclasses import dataclass, field, replace
 
 from ..format.fileformat import remove_stale_temporaries
 from ..database.folders import ruleset_dir
-from ..core.memory import keep_freed_memory
+from ..core.memory import keep_freed_memory, small_pages
 from ..core.errors import OutputError, ResourceError, UsageError, out_of_room
 from .jobs import Job, MovementDraws, MovementDtw, PlacementSubspace, job_for, pair_job
 from ..core.progress import Reporter
@@ -174,8 +174,9 @@ def critical_path(variant, jobs, deps) -> Plan:
 
 def run_job(out: str, variant_desc: dict, job: Job, threads: int | None = None, slot: int = 0,
             quiet: bool = True, keep_memory: bool = False) -> dict:
-    """Run one job in this process (a worker's entry point: plain arguments, picklable);
-    ``keep_memory``: the process keeps what it frees for its next job (core/memory.py)."""
+    """Run one job in this process (a worker's entry point: plain arguments, picklable), its
+    arrays without numpy's huge-page advice (core/memory.small_pages); ``keep_memory``: the
+    process keeps what it frees for its next job (core/memory.py)."""
     if keep_memory:
         keep_freed_memory()
     if threads:
@@ -184,7 +185,8 @@ def run_job(out: str, variant_desc: dict, job: Job, threads: int | None = None, 
         numba.set_num_threads(max(1, min(threads, numba.config.NUMBA_NUM_THREADS)))
     variant = variant_from_fields(variant_desc)
     t0 = time.perf_counter()
-    positions = job.run(out, variant, Reporter(quiet=quiet, lines=False, position=slot + 1))
+    with small_pages():
+        positions = job.run(out, variant, Reporter(quiet=quiet, lines=False, position=slot + 1))
     return {"positions": positions, "seconds": time.perf_counter() - t0, "pid": os.getpid()}
 
 
@@ -263,9 +265,10 @@ def solve(out, variant, targets=None, max_pieces=None, reporter=None, on_job=Non
     run = _Run(out, variant, jobs, deps, rep, executor or InlineExecutor(), executor_factory,
                threads, retries, submit, slots, on_job, alone, cores, keep_memory)
     run.skip_complete()
-    run.drive()
-    if dtw and prune_dtw:
-        run.summary.pruned = prune_finished(out, variant, rep)
+    with small_pages():  # (core/memory.py: fresh arrays cheaper; run_job's jobs too)
+        run.drive()
+        if dtw and prune_dtw:
+            run.summary.pruned = prune_finished(out, variant, rep)
     run.summary.seconds = time.perf_counter() - t0
     return run.summary
 
