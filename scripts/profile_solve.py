@@ -8,7 +8,9 @@ Runs the solve in this process (as ``morris solve`` does without --jobs or --das
 named phase of the library timed: the movement pair's count, propagation and finish (values,
 dtw, draw values), the placement sweep, the reading of children's files and the compression and
 writing of the results. Each phase's time is its own: a phase that calls another is charged
-only for what is left (so the rows add up to the run). Prints a table (seconds, share, calls);
+only for what is left (so the rows add up to the run). Prints a table (seconds, share, calls,
+and cores: the process's CPU seconds, every thread's, over the phase's seconds: how busy the
+machine's cores were on average, 2.00 being both of a 2-core machine);
 ``--json`` writes it too. Jobs already complete in --out are skipped (use an empty --out for a
 profile of the whole run).
 
@@ -63,26 +65,30 @@ KERNELS = tuple(("morris.kernels." + mod, name, f"{mod}.{name}") for mod, name i
 
 
 class Profile:
-    """Exclusive seconds and calls per phase (a stack: an inner phase's time is its own)."""
+    """Exclusive seconds, CPU seconds (the process's, every thread's) and calls per phase (a
+    stack: an inner phase's time is its own)."""
 
     def __init__(self):
         self.seconds = defaultdict(float)
+        self.cpu = defaultdict(float)
         self.calls = defaultdict(int)
         self.stack = []
 
     def wrap(self, phase, fn):
         def timed(*args, **kwargs):
-            t0 = time.perf_counter()
-            self.stack.append(0.0)
+            t0, c0 = time.perf_counter(), time.process_time()
+            self.stack.append([0.0, 0.0])
             try:
                 return fn(*args, **kwargs)
             finally:
-                inner = self.stack.pop()
-                spent = time.perf_counter() - t0
+                inner, inner_cpu = self.stack.pop()
+                spent, cpu = time.perf_counter() - t0, time.process_time() - c0
                 self.seconds[phase] += spent - inner
+                self.cpu[phase] += cpu - inner_cpu
                 self.calls[phase] += 1
                 if self.stack:
-                    self.stack[-1] += spent
+                    self.stack[-1][0] += spent
+                    self.stack[-1][1] += cpu
         return timed
 
     @contextlib.contextmanager
@@ -198,7 +204,7 @@ def profile(args, targets=None):
 
     prof, kern = Profile(), Profile()
     with prof.installed(), kern.installed(KERNELS):
-        t0 = time.perf_counter()
+        t0, c0 = time.perf_counter(), time.process_time()
         solve(args.out, variant_of(args),
               targets=targets and [Subspace.parse(t) for t in targets],
               max_pieces=args.max_pieces, phase=args.phase,
@@ -206,6 +212,7 @@ def profile(args, targets=None):
               prune_dtw=not targets,  # (--alone: the links' files are --db's, left whole)
               keep_memory=args.keep_memory)
         total = time.perf_counter() - t0
+        prof.cpu["total"] = time.process_time() - c0
     return prof, kern, total
 
 
@@ -213,17 +220,27 @@ def report(result, json_path, arguments) -> int:
     """Print the tables of a profile (and write them to ``json_path``)."""
     prof, kern, total = result
     rows = sorted(prof.seconds.items(), key=lambda kv: -kv[1])
+    other = "other (scheduling, hashing tables, ...)"
+    cpu_total = prof.cpu.get("total", 0.0)
+    cpu = dict(prof.cpu, **{other: cpu_total - sum(v for k, v in prof.cpu.items() if k != "total"),
+                            "total": cpu_total})
     rest = total - sum(prof.seconds.values())
-    print(f"{'phase':<40} {'seconds':>9} {'share':>6} {'calls':>6}")
-    for phase, s in rows + [("other (scheduling, hashing tables, ...)", rest)]:
-        print(f"{phase:<40} {s:9.1f} {100 * s / total:5.1f}% {prof.calls.get(phase, ''):>6}")
-    print(f"{'total':<40} {total:9.1f}")
+
+    def cores(phase, s):  # (cores busy on average: CPU seconds over seconds)
+        return f"{cpu[phase] / s:6.2f}" if s > 0 else f"{'':>6}"
+
+    print(f"{'phase':<40} {'seconds':>9} {'share':>6} {'calls':>6} {'cores':>6}")
+    for phase, s in rows + [(other, rest)]:
+        print(f"{phase:<40} {s:9.1f} {100 * s / total:5.1f}% {prof.calls.get(phase, ''):>6} "
+              f"{cores(phase, s)}")
+    print(f"{'total':<40} {total:9.1f} {'':>6} {'':>6} {cores('total', total)}")
     print(f"\n{'kernel (inside the phases above)':<40} {'seconds':>9} {'share':>6} {'calls':>6}")
     for name, s in sorted(kern.seconds.items(), key=lambda kv: -kv[1]):
         print(f"{name:<40} {s:9.1f} {100 * s / total:5.1f}% {kern.calls[name]:>6}")
     if json_path:
         with open(json_path, "w") as f:
             json.dump({"total": total, "phases": dict(prof.seconds), "calls": dict(prof.calls),
+                       "cpu": cpu,
                        "kernels": dict(kern.seconds), "kernel_calls": dict(kern.calls),
                        "args": arguments}, f, indent=1)
     return 0

@@ -40,6 +40,9 @@ def test_the_profile_times_every_phase_once_and_adds_up(tmp_path, capsys, whole_
     assert pruned > 10 and calls["compress and write"] == len(written) + pruned
     assert calls["prune dtw at the end"] == 1
     assert all(s >= 0 for s in phases.values())
+    cpu = prof["cpu"]  # (CPU seconds per phase, "other" the rest: they add up to the total)
+    assert set(phases) <= set(cpu) and cpu["total"] > 0
+    assert abs(sum(v for k, v in cpu.items() if k != "total") - cpu["total"]) < 1e-6
     assert sum(phases.values()) <= prof["total"]
     assert "compress and write" in capsys.readouterr().out
     # the library's functions are as they were once the profile is done
