@@ -599,6 +599,13 @@ def remove_stale_temporaries(directory: str) -> list[str]:
     return removed
 
 
+def rename_over(src, dst) -> None:
+    """Put the complete file ``src`` in the place of ``dst`` (a rename, atomic on one file
+    system), the directory synced after, as :func:`_write_atomically` leaves a file."""
+    os.replace(src, dst)
+    _fsync_dir(os.path.dirname(os.path.abspath(dst)))
+
+
 def _fsync_dir(d):
     try:
         fd = os.open(d, os.O_RDONLY)

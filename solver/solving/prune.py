@@ -33,7 +33,7 @@ from ..core.progress import Reporter
 from ..core.variants import variant_from_fields
 from ..database.folders import beside, file_path, stored_values, subspace_of
 from ..format.fileformat import (LAYOUT_KEYS, TableFile, check_file, prune_to_losses,
-                                 write_distance_table)
+                                 rename_over, write_distance_table)
 from ..hashing.index import Hasher
 from ..hashing.subspaces import Subspace, placement_inputs, removal_child
 from .placement import evaluate, load_children
@@ -79,7 +79,7 @@ def _take_pruned(path) -> bool:
     if not ok:
         os.remove(side)
         return False
-    os.replace(side, path)
+    rename_over(side, path)
     return True
 
 

@@ -248,7 +248,8 @@ def solve(out, variant, targets=None, max_pieces=None, reporter=None, on_job=Non
     is retried ``retries`` times. Complete files are kept (resume). With ``dtw``, the dtw files
     whose readers are all complete are then pruned to their losses (``prune_dtw``; prune.py).
     ``keep_memory``: this process and the workers keep the memory a job frees for the next
-    (core/memory.py: faster where a fresh page is costly, at a higher peak).
+    (core/memory.py: faster where a fresh page is costly, at a higher peak). The jobs and the
+    pruning run on small pages (core/memory.small_pages).
 
     Progress: one bar for the whole solve (positions), one for each running job's phase when
     it lasts, and a line for each job that took a while (or for every job when there are few).
