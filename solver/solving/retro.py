@@ -241,7 +241,10 @@ class _Levels:
         self.T = hasher.tables
         self.Ob = hasher.orbits(pair_sizes(top))
         nthreads = numba.get_num_threads()
-        self.ntask = max(2, 2 * nthreads)
+        # four tasks a thread: the threads' last tasks of a round end closer together than
+        # with two (standard 7-5/5-7's values: emit 16.7-17.5 -> 14.7-15.7 s, 1.80 -> 1.89 cores
+        # busy in the propagation; docs/benchmarks.md), and more room a round: fewer rounds
+        self.ntask = max(2, 4 * nthreads)
         # a buffer per task and owner in ``apply`` (8 MB a task in all)
         self.buf = np.empty((self.ntask, nthreads, max((1 << 20) // nthreads, 4 * K.RESERVE)),
                             dtype=np.int64)
