@@ -22,7 +22,7 @@ kernel then compacts memory to find 2 MB of it at each first touch (``defrag`` s
 ``madvise``, as on the machines of docs/benchmarks.md) a fresh array costs several times
 what small pages cost; the kernels' random reads did not get slower without them. A solve
 runs its jobs without numpy's advice (7% less time on standard 7-5+1+1 with dtw and draw
-values, 5-7% on the movement pairs 7-5/5-7 and 8-8; the same peak), unless the environment
+values, 7% on the movement pair 7-5/5-7 and 4% on 8-8; the same peak), unless the environment
 sets numpy's own switch, ``NUMPY_MADVISE_HUGEPAGE``, which is then obeyed.
 """
 
