@@ -20,8 +20,10 @@ process that serves lookups never calls it. Elsewhere than glibc it does nothing
 transparent huge pages on every large array (``madvise(MADV_HUGEPAGE)``), and where the
 kernel then compacts memory to find 2 MB of it at each first touch (``defrag`` set to
 ``madvise``, as on the machines of docs/benchmarks.md) a fresh array costs several times
-what small pages cost; the kernels' random reads did not get slower without them. A solve
-runs its jobs without numpy's advice (7% less time on standard 7-5+1+1 with dtw and draw
+what small pages cost, and a solve's jobs allocate their arrays afresh: the kernels' random
+reads stayed within a few percent without them (``morris verify``, which reads more and
+allocates less, was slower: it keeps numpy's default). A solve runs its jobs without
+numpy's advice (7% less time on standard 7-5+1+1 with dtw and draw
 values, 7% on the movement pair 7-5/5-7 and 4% on 8-8; the same peak), unless the environment
 sets numpy's own switch, ``NUMPY_MADVISE_HUGEPAGE``, which is then obeyed.
 """
