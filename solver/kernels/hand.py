@@ -20,7 +20,7 @@ from numba import njit
 from ..core.codes import DRAW, DV0, LOSS, UNUSED, WIN
 from .bitboard import turn_rows
 from .bits import popcount
-from .hashing import expand, index_one, next_subset, slot_walk, walk_at, walk_on
+from .hashing import expand, index_one, least_image, next_subset, slot_walk, walk_at, walk_on
 from .draws import NO_EXIT, put_count, start_slot
 from .dtw import NONE, dtw_state, exit_level
 from .jit import CHUNK, run_chunks, run_spans
@@ -145,8 +145,8 @@ def count_hand_sweep(T, Ob, fly, dm, m, o, hm, ho, off, st, flag0, flag1, c0, c1
     point, so its orbit and symmetry are found once per (M, point) instead of once per position
     and placement, and as O varies the children stay inside one block of their plane. Each
     position is written at its own slot (``off`` + its slot in part (m, o, hm, ho)), and the
-    blocks of what is decided at 0 and 1 flagged; a position met more than once (a mover mask
-    with a nontrivial stabilizer) is written the same each time."""
+    blocks of what is decided at 0 and 1 flagged; of a position's images under a nontrivial
+    stabilizer of M, only the one with the least O is evaluated (``least_image``)."""
     n = T.n
     n_opp = T.binom[n - m, o]
     base = Ob.reps_off[m]
@@ -167,6 +167,7 @@ def _hand_sweep_rows(T, Ob, fly, dm, m, o, hm, ho, off, st, flag0, flag1, c0, c1
     nbad = 0
     for ri in range(a, b):
         M = Ob.reps[base + ri]
+        stab = np.int64(Ob.stab[base + ri])
         free = T.full & ~M
         if hm > 0:
             per_placement(T, Ob, m, M, free, True, q_closed, q_orbit, q_s, q_rep, q_stab, bit,
@@ -177,6 +178,8 @@ def _hand_sweep_rows(T, Ob, fly, dm, m, o, hm, ho, off, st, flag0, flag1, c0, c1
             O = expand(T, x, free)
             if o > 0:
                 x = next_subset(x)
+            if stab != 1 and not least_image(T, stab, O):
+                continue  # (the position is counted at its image with the least O)
             if hm > 0:
                 move_image(prev, O, bit, img)
                 prev = O

@@ -30,6 +30,18 @@ def sym_image(T, s, mask):
 
 
 @njit(inline="always", **_NJ)
+def least_image(T, stab, mask):
+    """Whether ``mask`` is the least (as an integer) of its images under the symmetries of the
+    stabilizer ``stab`` (bit h: symmetry h; 1: the identity alone): of the positions (M, O)
+    that a symmetry fixing M maps onto each other, the sweeps take only the one whose O is
+    least."""
+    for h in range(1, T.S):
+        if stab >> h & 1 and sym_image(T, h, mask) < mask:
+            return False
+    return True
+
+
+@njit(inline="always", **_NJ)
 def colex_rank(T, mask):
     """Colex rank of ``mask`` among the masks of as many bits: a table entry per byte, indexed
     by the byte and the count of bits below it (a popcount, so that no byte's load waits on

@@ -14,9 +14,10 @@ pieces, every opponent mask O on the points M leaves free. For a fixed M and pla
 child's anchor M | q, and so its orbit, symmetry and block, are computed once; as O varies the
 children stay inside one block of C(n - m - 1, o - k) slots (a few kilobytes), which stays in
 cache. Each parent is written once, at its own slot (a random write instead of ~15 random reads).
-A position whose mover representative M has a nontrivial stabilizer is met more than once, and
-written each time with the same bytes; every used slot is met, because every position has an
-image whose mover mask is its orbit's representative.
+Every used slot is met, because every position has an image whose mover mask is its orbit's
+representative; where that representative M has a nontrivial stabilizer, a position has as many
+such images as the stabilizer maps its O to, and only the one with the least O is evaluated
+(``least_image``; the others were 4.6% of the standard game's placement sweep).
 
 A position's value and dtc are the greatest of its moves' keys (``child_keys``: a win sooner
 beats a win later beats a draw beats a loss later beats a loss sooner), a maximum taken without
@@ -42,7 +43,8 @@ from numba import njit
 from ..core.codes import DRAW, DV0, LOSS, ONGOING, WIN
 from .bitboard import closed_mills, count_result, switches, turn_rows
 from .bits import ctz, popcount, prefetch
-from .hashing import anchor, colex_rank, compress, expand, index_one, next_subset, ranked, sym_image
+from .hashing import (anchor, colex_rank, compress, expand, index_one, least_image, next_subset,
+                      ranked, sym_image)
 from .jit import CHUNK, run_spans
 from .turns import mill_placements, mill_points
 
@@ -277,6 +279,7 @@ def _sweep_rows(T, Ob, dm, m, o, out, cinfo, c0, c1, c2, w0, w1, w2, wout, v0, v
             blocks[k] = T.binom[n - cinfo[k, 1], cinfo[k, 0]]
     for ri in range(a, b):
         M = Ob.reps[base + ri]
+        stab = np.int64(Ob.stab[base + ri])
         free = T.full & ~M
         per_placement(T, Ob, m, M, free, switched, q_closed, q_orbit, q_s, q_rep, q_stab, bit,
                       img)
@@ -287,6 +290,8 @@ def _sweep_rows(T, Ob, dm, m, o, out, cinfo, c0, c1, c2, w0, w1, w2, wout, v0, v
             O = expand(T, x, free)
             if o > 0:
                 x = next_subset(x)
+            if stab != 1 and not least_image(T, stab, O):
+                continue  # (the position is evaluated at its image with the least O)
             if switched:
                 move_image(prev, O, bit, img)
                 prev = O
