@@ -203,3 +203,44 @@ def _unindexed_from():
             movers[k], opps[k] = unindex_from(T, Ob, U, uoff, m, o, idx[k])
 
     return positions
+
+
+@pytest.mark.parametrize("name", ["standard", "six", "morabaraba"])
+def test_least_image_keeps_one_image_under_each_stabilizer(name):
+    """The placement sweeps evaluate a position (M, O) of a symmetric mover representative M
+    at one image only: ``least_image`` holds for exactly one member of every class {h(O) : h
+    in M's stabilizer} (numpy's images, computed apart), the least, and always where the
+    stabilizer is the identity alone."""
+    from numba import njit
+
+    from morris.kernels.hashing import least_image
+
+    @njit
+    def keep(T, stab, masks, out):
+        for i in range(masks.shape[0]):
+            out[i] = least_image(T, stab, masks[i])
+
+    board = get_variant(name).board
+    h = Hasher(board)
+    T = h.tables
+    ob = h.orbits(range(5))
+    met = 0
+    for m in range(5):
+        for at in range(ob.reps_off[m], ob.reps_off[m + 1]):
+            M, stab = int(ob.reps[at]), int(ob.stab[at])
+            free = [p for p in range(board.n) if not M >> p & 1]
+            opps = np.array([sum(1 << p for p in c) for c in combinations(free, 2)], np.int64)
+            got = np.zeros(len(opps), np.bool_)
+            keep(T, stab, opps, got)
+            if stab == 1:
+                assert got.all()
+                continue
+            met += 1
+            least = opps.copy()
+            for s in range(1, T.S):
+                if stab >> s & 1:
+                    assert np.array_equal(images(T, s, np.array([M], np.int64)), [M])
+                    least = np.minimum(least, images(T, s, opps))
+            assert np.array_equal(got, least == opps)
+            assert got.sum() == len(np.unique(least)) < len(opps)
+    assert met > 3
