@@ -117,6 +117,8 @@ def main(argv=None):
     ap.add_argument("--variant", default="standard")
     ap.add_argument("--rules", default=None, help="a preset (morris rules), for --variant")
     ap.add_argument("--no-removal-limit", type=int, default=None, help="(with --variant)")
+    ap.add_argument("--no-flying", action="store_true", help="(with --variant)")
+    ap.add_argument("--double-mill-removes", type=int, default=None, help="(with --variant)")
     ap.add_argument("--max-pieces", type=int, default=None)
     ap.add_argument("--phase", default="movement", choices=["movement", "placement", "all"])
     ap.add_argument("--dtw", action="store_true")
@@ -148,12 +150,15 @@ def main(argv=None):
 
 
 def variant_of(args):
-    """The variant ``--variant`` (with ``--no-removal-limit``) or ``--rules`` names."""
+    """The variant ``--variant`` (with ``--no-removal-limit``, ``--no-flying`` and
+    ``--double-mill-removes``) or ``--rules`` names."""
     from morris.core.variants import get_variant
 
     if args.rules:
         return get_variant(rules=args.rules)
-    return get_variant(args.variant, no_removal_limit=args.no_removal_limit)
+    return get_variant(args.variant, no_removal_limit=args.no_removal_limit,
+                       flying=False if args.no_flying else None,
+                       double_mill_removes=args.double_mill_removes)
 
 
 def link_all_but(db, out, variant, name, kinds=(".mtb",)) -> list:

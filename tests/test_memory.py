@@ -8,6 +8,7 @@ import subprocess
 import sys
 import textwrap
 
+import numpy as np
 import pytest
 
 def _libc():
@@ -126,3 +127,16 @@ def test_a_solves_jobs_run_without_huge_page_advice(monkeypatch, tmp_path):
         assert seen == [False] and get()
     finally:
         put(before)
+
+
+@pytest.mark.parametrize("n, value, dtype", [(0, 3, np.uint8), (1, 3, np.uint8), (255, 7, np.uint8),
+                                             (1000, 0xFFFF, np.uint16), (70001, 3, np.uint16)])
+def test_full_on_every_thread_is_numpys_full(n, value, dtype):
+    """The solve's large prefilled arrays (the state array, the sweep's output, the exit
+    levels) are filled on every thread (``kernels.pack.full``): every entry the value, of the
+    dtype asked, over array lengths that do not divide into its chunks."""
+    from morris.kernels.pack import full
+
+    got = full(n, value, dtype)
+    assert got.dtype == dtype and got.shape == (n,)
+    assert np.array_equal(got, np.full(n, value, dtype))

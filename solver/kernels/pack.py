@@ -11,6 +11,23 @@ _NJ = dict(cache=True, nogil=True)
 
 
 @njit(parallel=True, **_NJ)
+def fill(arr, value):
+    """Every entry of the 1-d ``arr`` set to ``value``, in chunks on every thread (a fresh
+    array's pages are faulted in by both cores: ``np.full`` fills on one)."""
+    n = arr.shape[0]
+    nchunk = 256
+    for c in prange(nchunk):
+        arr[n * c // nchunk: n * (c + 1) // nchunk] = value
+
+
+def full(n: int, value: int, dtype) -> np.ndarray:
+    """``np.full(n, value, dtype)``, filled on every thread (:func:`fill`)."""
+    arr = np.empty(n, dtype=dtype)
+    fill(arr, arr.dtype.type(value))
+    return arr
+
+
+@njit(parallel=True, **_NJ)
 def fill_and_pack(values, dtc, block, packed, dtc_out, implied):
     """Pack values 4 to a byte and copy distances, block by block. An unused slot (value 3)
     takes the value and distance of the used slot before it in its block (draw, 0 at a block's

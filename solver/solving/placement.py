@@ -58,7 +58,8 @@ def evaluate(variant, sub: Subspace, planes: dict, hasher: Hasher, reporter=None
     placement child; for every child it reads). With ``dtw`` ({child: its dtw plane} for every
     child it reads): (values, dtc, dtw), the dtw computed in the same sweep; with ``draws``
     ({child: its stored draw-value plane}) the stored draw values come last the same way."""
-    from ..kernels.placement import placement_sweep  # (lazy: imports numba)
+    from ..kernels.pack import full  # (lazy: imports numba)
+    from ..kernels.placement import placement_sweep
 
     rep = reporter or Reporter(quiet=True)
     dm = variant.rules.double_mill_removes
@@ -84,7 +85,7 @@ def evaluate(variant, sub: Subspace, planes: dict, hasher: Hasher, reporter=None
         warrays.append(empty16)
         varrays.append(_EMPTY)
     Ob = hasher.orbits(sizes)
-    out = np.full(hasher.slots(sub), UNUSED, dtype=np.uint8)
+    out = full(hasher.slots(sub), UNUSED, np.uint8)  # (filled on every thread)
     wout = np.zeros(hasher.slots(sub) if dtw is not None else 0, dtype=np.uint16)
     vout = np.zeros(hasher.slots(sub) if draws is not None else 0, dtype=np.uint8)
     nreps = int(Ob.reps_off[sub.m + 1] - Ob.reps_off[sub.m])

@@ -31,6 +31,7 @@ from ..hashing.subspaces import (Subspace, full_board_draws, hand_children, oppo
                                  pair_children)
 from ..kernels import draws as DK, dtw as WK, hand as HK, retro as K
 from ..kernels.dtw import sched_flags
+from ..kernels.pack import full
 from ..kernels.retro import BLOCK
 
 
@@ -148,7 +149,7 @@ def lay_out(hasher: Hasher, top: Subspace, variant) -> PairLayout:
     return PairLayout(
         name="/".join(s.name for s in parts), parts=parts, slots=slots, offs=offs, nblocks=nblocks,
         table=table, movers=np.concatenate(movers),
-        st=np.full(nblocks * K.BLOCK, K.UNUSED, dtype=np.uint16),
+        st=full(nblocks * K.BLOCK, K.UNUSED, np.uint16),
         flag0=np.zeros(nblocks, dtype=np.uint8), flag1=np.zeros(nblocks, dtype=np.uint8))
 
 
@@ -301,7 +302,7 @@ def solve_pair_dtw(variant, top: Subspace, values, children,
     if full_board_draws(variant, top):
         return {sub: np.zeros(hasher.slots(sub), np.uint16) for sub in top.pair}
     pair = lay_out(hasher, top, variant)
-    vals = np.full(len(pair.st), 3, dtype=np.uint8)
+    vals = full(len(pair.st), 3, np.uint8)
     for p, sub in enumerate(pair.parts):
         vals[pair.offs[p]: pair.offs[p] + pair.slots[p]] = values(sub)
     sched = count_exits(variant, hasher, top, pair, vals, children, rep)
@@ -316,8 +317,7 @@ def count_exits(variant, hasher: Hasher, top: Subspace, pair: PairLayout, vals, 
     position's count of non-removal moves; the positions lost in 0 flagged."""
     T = hasher.tables
     Ob = hasher.orbits(pair_sizes(top))
-    sched = np.empty(len(pair.st), dtype=np.uint16)
-    sched[:] = WK.NONE
+    sched = full(len(pair.st), WK.NONE, np.uint16)
     errors = np.zeros(64, dtype=np.int64)
     empty8, empty16 = np.zeros(0, np.uint8), np.zeros(0, np.uint16)
     rep.phase(f"[{pair.name}] dtw: exits")
@@ -421,7 +421,7 @@ def solve_pair_draws(variant, top: Subspace, values, children, ranks: dict,
                       np.zeros(hasher.slots(sub), np.uint8)) for sub in top.pair}
     pair = lay_out(hasher, top, variant)
     n_all = len(pair.st)
-    exits = np.full(n_all, DK.NONE, dtype=np.uint16)  # (the slots between the parts too)
+    exits = full(n_all, DK.NONE, np.uint16)  # (the slots between the parts too)
     dv = np.zeros(n_all, dtype=np.uint8)
     T = hasher.tables
     Ob = hasher.orbits(pair_sizes(top))
