@@ -17,7 +17,7 @@ cache. Each parent is written once, at its own slot (a random write instead of ~
 Every used slot is met, because every position has an image whose mover mask is its orbit's
 representative; where that representative M has a nontrivial stabilizer, a position has as many
 such images as the stabilizer maps its O to, and only the one with the least O is evaluated
-(``least_image``; the others were 4.6% of the standard game's placement sweep).
+(``least_image``; the others were 4.4% of the standard game's placement visits).
 
 A position's value and dtc are the greatest of its moves' keys (``child_keys``: a win sooner
 beats a win later beats a draw beats a loss later beats a loss sooner), a maximum taken without
