@@ -220,3 +220,64 @@ def test_values_sweep_that_stops_early_writes_the_planes_of_the_full_one(whole_g
         assert np.array_equal(dtc[used], want_dtc[used]), sub
         wins_in_one += int(np.count_nonzero((values == WIN) & (dtc == 1)))
     assert TOP_KEY == WIN_KEY - 1 and wins_in_one > 1000  # positions where the sweep could stop
+
+
+@pytest.mark.parametrize("variant_name", ["six", "standard-4"])
+def test_draw_values_sweep_without_dtw_writes_the_files_draw_values(whole_game, variant_name):
+    """A sweep for the values and draw values without dtw (``--draws`` over a database with dtw)
+    stops where nothing can raise a win (``quiet_top`` above a draw); the files' draw values
+    come from the sweep with dtw, which looks at every move. Every placement subspace swept
+    again so: the same values, dtc and stored draw values on every used slot."""
+    from morris.core.codes import UNUSED
+    from morris.database.folders import file_path, read_draws, read_planes
+    from morris.hashing.index import Hasher
+    from morris.hashing.subspaces import placement_inputs, placement_subspaces
+    from morris.solving.placement import evaluate, load_children
+
+    v = get_variant(variant_name)
+    db = whole_game(variant_name)
+    hasher = Hasher(v.board)
+    for sub in placement_subspaces(v):
+        planes = load_children(db, v, sub)
+        draws = {c: read_draws(file_path(db, v, c, "draw"), planes[c] & 3 if c.placement else planes[c],
+                               distances=False)[0]
+                 for c in placement_inputs(sub, v.rules.double_mill_removes, v.rules.count_hand)}
+        values, dtc, dv = evaluate(v, sub, planes, hasher, draws=draws)
+        want_values, want_dtc = read_planes(file_path(db, v, sub), with_dtc=True)
+        want_dv = read_draws(file_path(db, v, sub, "draw"), want_values, distances=False)[0]
+        used = values != UNUSED
+        assert np.array_equal(values[used], want_values[used]), sub
+        assert np.array_equal(dtc[used], want_dtc[used]), sub
+        assert np.array_equal(dv[used], want_dv[used]), sub
+
+
+def test_quiet_top_is_the_greatest_key_of_the_bytes_the_plane_holds():
+    """``quiet_top``: the greatest ``child_keys`` entry of the bytes present in the quiet
+    placements' plane; TOP_KEY where the bytes are not known or the counts decide the child.
+    With a switch of turn a child lost in 2 plies is the mover's win in 3 (WIN_KEY - 3), below
+    the TOP_KEY - 1 the sweep stopped at before; ``bytes_present`` finds them on every thread."""
+    from morris.core.codes import DRAW, LOSS, WIN
+    from morris.kernels.pack import bytes_present
+    from morris.kernels.placement import DRAW_KEY, TOP_KEY, WIN_KEY, child_keys, quiet_top
+
+    plane = np.array([WIN | 1 << 2, LOSS | 2 << 2, DRAW, 3] * 1001 + [LOSS | 4 << 2], np.uint8)
+    seen = bytes_present(plane)
+    assert np.flatnonzero(seen).tolist() == sorted({int(b) for b in plane})
+    keys = child_keys(True)
+    quiet, fixed = np.array([0, 1, 1]), np.array([-1, -1, -1])
+    assert quiet_top(keys, fixed, quiet, seen) == WIN_KEY - 3
+    assert quiet_top(keys, fixed, np.array([1, 1, 1]), seen) == TOP_KEY  # the last placement
+    assert quiet_top(keys, fixed, quiet, None) == TOP_KEY
+    assert quiet_top(keys, np.array([WIN | 1 << 2, -1, -1]), quiet, seen) == TOP_KEY
+    no_loss = np.zeros(256, np.bool_)
+    no_loss[[WIN | 1 << 2, DRAW]] = True
+    assert quiet_top(keys, fixed, quiet, no_loss) == DRAW_KEY
+    assert quiet_top(child_keys(False), fixed, quiet, no_loss) == WIN_KEY - 2
+
+
+@pytest.mark.parametrize("n", [0, 1, 255, 256, 257, 100_003])
+def test_bytes_present_is_numpys_unique(n):
+    from morris.kernels.pack import bytes_present
+
+    plane = np.random.default_rng(n).integers(0, 256, n, dtype=np.uint8) & 0x3B
+    assert np.flatnonzero(bytes_present(plane)).tolist() == np.unique(plane).tolist()

@@ -28,6 +28,25 @@ def full(n: int, value: int, dtype) -> np.ndarray:
 
 
 @njit(parallel=True, **_NJ)
+def _bytes_seen(plane, seen):
+    """``seen[c, x]`` set where byte x occurs in chunk c of ``plane`` (one row a chunk: no two
+    threads write the same row)."""
+    n = plane.shape[0]
+    nchunk = seen.shape[0]
+    for c in prange(nchunk):
+        for i in range(n * c // nchunk, n * (c + 1) // nchunk):
+            seen[c, plane[i]] = True
+
+
+def bytes_present(plane: np.ndarray) -> np.ndarray:
+    """Which of the 256 byte values occur in the uint8 ``plane`` (bool[256]), read on every
+    thread (``np.bincount`` would make an int64 copy of the plane first)."""
+    seen = np.zeros((256, 256), dtype=np.bool_)
+    _bytes_seen(plane, seen)
+    return seen.any(axis=0)
+
+
+@njit(parallel=True, **_NJ)
 def fill_and_pack(values, dtc, block, packed, dtc_out, implied):
     """Pack values 4 to a byte and copy distances, block by block. An unused slot (value 3)
     takes the value and distance of the used slot before it in its block (draw, 0 at a block's

@@ -25,7 +25,8 @@ a branch on the child's value, which no predictor guesses (25% of the sweep's ti
 6-5+2+2). Without a dtw plane the sweep stops at a move no other can beat (``TOP_KEY``): it
 looks at the placements that close a mill first, then at the quiet ones, and stops once
 nothing left can raise its best key (30-55% less time in the layers where the second player
-places). Results are packed into one byte, value | dtc << 2 (placement distances are at most
+places); what the quiet ones can reach is bounded by the bytes their child plane holds
+(``quiet_top``). Results are packed into one byte, value | dtc << 2 (placement distances are at most
 the pieces left to place, far below 64), and placement child planes are read packed the same
 way: one load per child. Unused slots keep the UNUSED code the output was filled with.
 
@@ -119,7 +120,7 @@ def _at(k, p0, p1, p2, j):
 
 
 def placement_sweep(T, Ob, dm, m, o, hm, ho, r_lo, r_hi, out, cinfo, c0, c1, c2, nchunk,
-                    w0, w1, w2, wout, v0, v1, v2, vout):
+                    w0, w1, w2, wout, v0, v1, v2, vout, c0_bytes=None):
     """Evaluate every position of placement subspace (m, o, hm, ho) whose mover mask is one of
     the orbit representatives ``r_lo .. r_hi - 1`` of size m, into ``out[slot]`` as
     ``value | dtc << 2``.
@@ -134,7 +135,9 @@ def placement_sweep(T, Ob, dm, m, o, hm, ho, r_lo, r_hi, out, cinfo, c0, c1, c2,
     move for a loss; 0 for a draw), from the children's dtw planes ``w_k``. With ``vout`` not
     empty, also the stored draw value of every draw into ``vout[slot]`` (docs/draws.md: the best
     over its drawing moves of the child's draw value, negated when the turn passes), from the
-    children's draw-value planes ``v_k``."""
+    children's draw-value planes ``v_k``. ``c0_bytes``: the bytes present in ``c0``
+    (``pack.bytes_present``, bool[256]), where the caller knows them: the greatest key among
+    them bounds every quiet placement's, and the sweep stops there (``quiet_top``)."""
     n = T.n
     hand = hm - 1
     switched = switches.py_func(hand, ho)
@@ -142,9 +145,23 @@ def placement_sweep(T, Ob, dm, m, o, hm, ho, r_lo, r_hi, out, cinfo, c0, c1, c2,
     base = Ob.reps_off[m]
     keys = child_keys(bool(switched))
     kfixed, kflag = fixed_children(cinfo)
+    top = quiet_top(keys, kfixed, kflag, c0_bytes)
     run_spans(nchunk, r_lo, r_hi, lambda c, a, b: _sweep_rows(
         T, Ob, dm, m, o, out, cinfo, c0, c1, c2, w0, w1, w2, wout, v0, v1, v2, vout, n, switched,
-        n_opp, base, a, b, keys, kfixed, kflag, turn_rows(), *sweep_scratch(n)))
+        n_opp, base, a, b, keys, kfixed, kflag, top, turn_rows(), *sweep_scratch(n)))
+
+
+def quiet_top(keys, kfixed, kflag, c0_bytes):
+    """The greatest key a quiet placement's child can have: the greatest ``child_keys`` entry
+    of the bytes ``c0_bytes`` present in its plane (``TOP_KEY`` where they are not known, or
+    where the counts decide those children). A layer's packed plane holds few of the 256 bytes
+    (in the standard game's middle layers no position is lost in one ply, so no quiet placement
+    wins in two); a position whose best move reaches the bound has no better one left, and the
+    values' sweep stops there, where ``TOP_KEY - 1`` alone left it to look at every quiet
+    placement."""
+    if c0_bytes is None or kfixed[0] >= 0 or not c0_bytes.any():
+        return TOP_KEY
+    return int(keys[kflag[0]][c0_bytes].max())
 
 
 def sweep_scratch(n):
@@ -262,18 +279,23 @@ def _quiet_keys(T, Ob, M, O, e, switched, q_orbit, q_s, q_rep, q_stab, bit, img,
 
 @njit(**CHUNK)
 def _sweep_rows(T, Ob, dm, m, o, out, cinfo, c0, c1, c2, w0, w1, w2, wout, v0, v1, v2, vout, n,
-                switched, n_opp, base, a, b, keys, kfixed, kflag, turns, q_closed, q_orbit, q_s,
-                q_rep, q_stab, bit, img, blocks):
+                switched, n_opp, base, a, b, keys, kfixed, kflag, top, turns, q_closed, q_orbit,
+                q_s, q_rep, q_stab, bit, img, blocks):
     """One chunk of ``placement_sweep``: the mover representatives ``a .. b - 1`` (``keys``,
-    ``kfixed``, ``kflag``: ``child_keys`` and ``fixed_children``). The placements that close a
-    mill come first (``turns.mill_placements``), then one quiet placement on each other empty
-    point. Without a dtw plane the sweep stops at ``TOP_KEY``, or at ``TOP_KEY - 1`` once only
-    quiet placements are left that cannot win in one ply (``stop_at``: neither the last
-    placement nor a child the counts decide): nothing left could raise ``best``."""
+    ``kfixed``, ``kflag``: ``child_keys`` and ``fixed_children``; ``top``: ``quiet_top``). The
+    placements that close a mill come first (``turns.mill_placements``), then one quiet
+    placement on each other empty point. Without a dtw plane the sweep stops at ``TOP_KEY``,
+    or once only quiet placements are left at the greatest key they can have (``stop_at``:
+    ``TOP_KEY - 1`` where they cannot win in one ply, being neither the last placement nor a
+    child the counts decide, or ``top``, if less): nothing left could raise ``best``. With
+    draw values the sweep stops at ``top`` only above a draw (a draw's value needs every
+    drawing move)."""
     with_dtw = wout.shape[0] > 0
     with_dv = vout.shape[0] > 0
     quick = not (with_dtw or with_dv)  # the values alone: the loops below
     stop_at = TOP_KEY if (kflag[0] or kfixed[0] >= 0) else TOP_KEY - 1
+    if top < stop_at and (quick or top > DRAW_KEY):
+        stop_at = top
     for k in range(3):
         if switched:
             blocks[k] = T.binom[n - cinfo[k, 1], cinfo[k, 0]]

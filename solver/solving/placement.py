@@ -58,7 +58,7 @@ def evaluate(variant, sub: Subspace, planes: dict, hasher: Hasher, reporter=None
     placement child; for every child it reads). With ``dtw`` ({child: its dtw plane} for every
     child it reads): (values, dtc, dtw), the dtw computed in the same sweep; with ``draws``
     ({child: its stored draw-value plane}) the stored draw values come last the same way."""
-    from ..kernels.pack import full  # (lazy: imports numba)
+    from ..kernels.pack import bytes_present, full  # (lazy: imports numba)
     from ..kernels.placement import placement_sweep
 
     rep = reporter or Reporter(quiet=True)
@@ -85,6 +85,9 @@ def evaluate(variant, sub: Subspace, planes: dict, hasher: Hasher, reporter=None
         warrays.append(empty16)
         varrays.append(_EMPTY)
     Ob = hasher.orbits(sizes)
+    # the quiet placements' plane: the keys its bytes give bound where the sweep may stop (not
+    # with dtw, which needs every move)
+    c0_bytes = bytes_present(arrays[0]) if len(arrays[0]) and dtw is None else None
     out = full(hasher.slots(sub), UNUSED, np.uint8)  # (filled on every thread)
     wout = np.zeros(hasher.slots(sub) if dtw is not None else 0, dtype=np.uint16)
     vout = np.zeros(hasher.slots(sub) if draws is not None else 0, dtype=np.uint8)
@@ -95,7 +98,8 @@ def evaluate(variant, sub: Subspace, planes: dict, hasher: Hasher, reporter=None
         for a in range(0, nreps, step):
             b = min(nreps, a + step)
             placement_sweep(hasher.tables, Ob, dm, sub.m, sub.o, sub.hm, sub.ho, a, b, out,
-                            cinfo, *arrays, min(64, b - a), *warrays, wout, *varrays, vout)
+                            cinfo, *arrays, min(64, b - a), *warrays, wout, *varrays, vout,
+                            c0_bytes)
             bar.update((b - a) * per_rep)
     dtc = out >> 2
     out &= 3
