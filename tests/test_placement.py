@@ -239,9 +239,9 @@ def test_draw_values_sweep_without_dtw_writes_the_files_draw_values(whole_game, 
     hasher = Hasher(v.board)
     for sub in placement_subspaces(v):
         planes = load_children(db, v, sub)
-        draws = {c: read_draws(file_path(db, v, c, "draw"), planes[c] & 3 if c.placement else planes[c],
-                               distances=False)[0]
-                 for c in placement_inputs(sub, v.rules.double_mill_removes, v.rules.count_hand)}
+        kids = placement_inputs(sub, v.rules.double_mill_removes, v.rules.count_hand)
+        draws = {c: read_draws(file_path(db, v, c, "draw"), planes[c] & 3 if c.placement
+                               else planes[c], distances=False)[0] for c in kids}
         values, dtc, dv = evaluate(v, sub, planes, hasher, draws=draws)
         want_values, want_dtc = read_planes(file_path(db, v, sub), with_dtc=True)
         want_dv = read_draws(file_path(db, v, sub, "draw"), want_values, distances=False)[0]
