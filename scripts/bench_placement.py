@@ -1,11 +1,13 @@
 """Time the placement sweep kernel alone on given subspaces (children loaded first, untimed).
 
     python3 scripts/bench_placement.py --db tb 5-5+1+0 6-6+1+1 [--runs 3] [--threads 2]
+        [--dtw] [--draws]
 
-Needs the children's files in --db (solve the subspaces once first). Prints, per subspace, the
-median sweep time of --runs runs and positions per second per thread (positions: the Burnside
-count of the subspace, as in the file header). Works with the version of the package installed
-(run it from an older install to measure "before").
+Needs the children's files in --db (solve the subspaces once first; with --dtw and --draws,
+their dtw and draw-value files too: the complete sweep, as ``morris solve --dtw --draws`` runs
+it). Prints, per subspace, the median sweep time of --runs runs and positions per second per
+thread (positions: the Burnside count of the subspace, as in the file header). Works with the
+version of the package installed (run it from an older install to measure "before").
 """
 
 import argparse
@@ -19,6 +21,8 @@ def main():
     ap.add_argument("--variant", default="standard")
     ap.add_argument("--runs", type=int, default=3)
     ap.add_argument("--threads", type=int, default=None)
+    ap.add_argument("--dtw", action="store_true", help="the sweep computes dtw too")
+    ap.add_argument("--draws", action="store_true", help="the sweep computes draw values too")
     ap.add_argument("subspaces", nargs="+")
     args = ap.parse_args()
 
@@ -43,11 +47,12 @@ def main():
         else:  # before the packed planes
             planes = {c: read_planes(file_path(args.db, v, c), with_dtc=c.placement)
                       for c in placement_inputs(sub, v.rules.double_mill_removes, v.rules.count_hand)}
-        placement.evaluate(v, sub, planes, hasher)  # compile and warm
+        side = side_planes(args, v, sub, planes)
+        placement.evaluate(v, sub, planes, hasher, **side)  # compile and warm
         times = []
         for _ in range(args.runs):
             t = time.perf_counter()
-            placement.evaluate(v, sub, planes, hasher)
+            placement.evaluate(v, sub, planes, hasher, **side)
             times.append(time.perf_counter() - t)
         med = statistics.median(times)
         pos = count_positions(v.board, sub.m, sub.o)
@@ -58,6 +63,24 @@ def main():
               f"{pos / med / 1e6 / threads:.2f} M positions/s/thread ({threads} threads)")
     print(f"all: {total_pos:,.0f} positions in {total_s:.2f} s: "
           f"{total_pos / total_s / 1e6 / threads:.2f} M positions/s/thread ({threads} threads)")
+
+
+def side_planes(args, v, sub, planes) -> dict:
+    """The children's dtw and draw-value planes that ``--dtw`` and ``--draws`` ask for, loaded
+    as ``jobs.PlacementSubspace.run`` loads them."""
+    from morris.database.folders import file_path, read_draws
+    from morris.solving.prune import read_full_dtw
+
+    def values(c):  # (the values as the child's file stores them)
+        return planes[c] & 3 if c.placement else planes[c]
+
+    side = {}
+    if args.dtw:
+        side["dtw"] = {c: read_full_dtw(file_path(args.db, v, c, "dtw"), values(c)) for c in planes}
+    if args.draws:
+        side["draws"] = {c: read_draws(file_path(args.db, v, c, "draw"), values(c),
+                                       distances=False)[0] for c in planes}
+    return side
 
 
 if __name__ == "__main__":
