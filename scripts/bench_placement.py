@@ -47,7 +47,10 @@ def main():
         else:  # before the packed planes
             planes = {c: read_planes(file_path(args.db, v, c), with_dtc=c.placement)
                       for c in placement_inputs(sub, v.rules.double_mill_removes, v.rules.count_hand)}
-        side = side_planes(args, v, sub, planes)
+        side = {}
+        if args.dtw or args.draws:  # (an install of before 2026-12-05 lacks it)
+            from morris.solving.jobs import side_planes
+            side = side_planes(args.db, v, planes, args.dtw, args.draws)
         placement.evaluate(v, sub, planes, hasher, **side)  # compile and warm
         times = []
         for _ in range(args.runs):
@@ -63,24 +66,6 @@ def main():
               f"{pos / med / 1e6 / threads:.2f} M positions/s/thread ({threads} threads)")
     print(f"all: {total_pos:,.0f} positions in {total_s:.2f} s: "
           f"{total_pos / total_s / 1e6 / threads:.2f} M positions/s/thread ({threads} threads)")
-
-
-def side_planes(args, v, sub, planes) -> dict:
-    """The children's dtw and draw-value planes that ``--dtw`` and ``--draws`` ask for, loaded
-    as ``jobs.PlacementSubspace.run`` loads them."""
-    from morris.database.folders import file_path, read_draws
-    from morris.solving.prune import read_full_dtw
-
-    def values(c):  # (the values as the child's file stores them)
-        return planes[c] & 3 if c.placement else planes[c]
-
-    side = {}
-    if args.dtw:
-        side["dtw"] = {c: read_full_dtw(file_path(args.db, v, c, "dtw"), values(c)) for c in planes}
-    if args.draws:
-        side["draws"] = {c: read_draws(file_path(args.db, v, c, "draw"), values(c),
-                                       distances=False)[0] for c in planes}
-    return side
 
 
 if __name__ == "__main__":

@@ -231,7 +231,8 @@ def test_draw_values_sweep_without_dtw_writes_the_files_draw_values(whole_game, 
     from morris.core.codes import UNUSED
     from morris.database.folders import file_path, read_draws, read_planes
     from morris.hashing.index import Hasher
-    from morris.hashing.subspaces import placement_inputs, placement_subspaces
+    from morris.hashing.subspaces import placement_subspaces
+    from morris.solving.jobs import side_planes
     from morris.solving.placement import evaluate, load_children
 
     v = get_variant(variant_name)
@@ -239,10 +240,8 @@ def test_draw_values_sweep_without_dtw_writes_the_files_draw_values(whole_game, 
     hasher = Hasher(v.board)
     for sub in placement_subspaces(v):
         planes = load_children(db, v, sub)
-        kids = placement_inputs(sub, v.rules.double_mill_removes, v.rules.count_hand)
-        draws = {c: read_draws(file_path(db, v, c, "draw"), planes[c] & 3 if c.placement
-                               else planes[c], distances=False)[0] for c in kids}
-        values, dtc, dv = evaluate(v, sub, planes, hasher, draws=draws)
+        values, dtc, dv = evaluate(v, sub, planes, hasher,
+                                   **side_planes(db, v, planes, dtw=False, draws=True))
         want_values, want_dtc = read_planes(file_path(db, v, sub), with_dtc=True)
         want_dv = read_draws(file_path(db, v, sub, "draw"), want_values, distances=False)[0]
         used = values != UNUSED

@@ -261,17 +261,9 @@ class PlacementSubspace(Job):
             vals, dtc = evaluate(variant, self.sub, planes, hasher, reporter=reporter)
             del planes
             return self._write_values(out, variant, hasher, vals, dtc)
-        kids = self.input_subspaces(variant)
-
-        def child_values(c):  # the values of a child as its file stores them, from its plane
-            return planes[c] & 3 if c.placement else planes[c]
-
-        dtw = ({c: read_full_dtw(file_path(out, variant, c, "dtw"), child_values(c)) for c in kids}
-               if want_dtw else None)
-        draws = ({c: read_draws(file_path(out, variant, c, "draw"), child_values(c), distances=False)[0]
-                  for c in kids} if want_draws else None)
-        vals, dtc, *extra = evaluate(variant, self.sub, planes, hasher, reporter, dtw=dtw, draws=draws)
-        del planes, dtw, draws
+        side = side_planes(out, variant, planes, want_dtw, want_draws)
+        vals, dtc, *extra = evaluate(variant, self.sub, planes, hasher, reporter, **side)
+        del planes, side
         path = file_path(out, variant, self.sub)
         if check_file(path, file_fields(variant, self.sub)) is not None:
             self._write_values(out, variant, hasher, vals, dtc)
@@ -296,6 +288,24 @@ class PlacementSubspace(Job):
         write_table(file_path(out, variant, self.sub), hdr, vals, dtc,
                     hasher.anchor_reps(self.sub.o), curse)
         return hdr["positions"]
+
+
+def side_planes(out, variant, planes: dict, dtw: bool, draws: bool) -> dict:
+    """``placement.evaluate``'s ``dtw`` and ``draws`` arguments, as asked: the whole dtw plane
+    and the stored draw values of every child in ``planes`` (``placement.load_children``'s,
+    whose values they are read with), from the files under ``out``."""
+
+    def values(c):  # the values of a child as its file stores them, from its plane
+        return planes[c] & 3 if c.placement else planes[c]
+
+    side = {}
+    if dtw:
+        side["dtw"] = {c: read_full_dtw(file_path(out, variant, c, "dtw"), values(c))
+                       for c in planes}
+    if draws:
+        side["draws"] = {c: read_draws(file_path(out, variant, c, "draw"), values(c),
+                                       distances=False)[0] for c in planes}
+    return side
 
 
 def _same_where(a: np.ndarray, b: np.ndarray, where: np.ndarray, chunk: int = 1 << 24) -> bool:
