@@ -158,8 +158,9 @@ def segments(heartbeats, name) -> list:
 
 def stopped_within(pauses, spans) -> float:
     """Seconds of the ``STOP``..``CONT`` intervals of the pause log that fall inside ``spans``
-    ((start, end, ...) in epoch seconds); a STOP with no CONT after it lasts to the spans'
-    end."""
+    ((start, end, ...) in epoch seconds); a STOP with no CONT after it lasts to the end of the
+    span it falls in (the stopped process ended with its segment: a later segment is another
+    process, which ran)."""
     with open(pauses, errors="replace") as f:
         rows = [line.split() for line in f if line.strip()]
     intervals = []
@@ -171,7 +172,7 @@ def stopped_within(pauses, spans) -> float:
             intervals.append((stop, int(r[1])))
             stop = None
     if stop is not None:
-        intervals.append((stop, max((sp[1] for sp in spans), default=stop)))
+        intervals.append((stop, max((sp[1] for sp in spans if sp[0] <= stop), default=stop)))
     return float(sum(max(0, min(b, sp[1]) - max(a, sp[0])) for a, b in intervals for sp in spans))
 
 

@@ -33,3 +33,17 @@ def test_histograms_match_bincount(rows, chunk):
     for h, code in ((wins, WIN), (losses, LOSS)):
         want = np.bincount(dist[used & (vals == code)].astype(np.int64), minlength=size)
         assert len(h) == size and h.tolist() == want.tolist()
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.integers(0, 255), max_size=300))
+def test_the_threaded_byte_counts_match_numpys(data):
+    """fileformat.byte_counts (a numba kernel in lanes, on every thread), which the solver's
+    headers count with, against the chunked numpy count the verifier keeps."""
+    from morris.format.fileformat import byte_counts as threaded
+
+    plane = np.array(data, dtype=np.uint8)
+    assert threaded(plane).tolist() == byte_counts(plane).tolist()
+    assert threaded(plane[1::2]).tolist() == byte_counts(plane[1::2].copy()).tolist()
+    with pytest.raises(TypeError, match="uint16"):
+        threaded(np.zeros(4, dtype=np.uint16))

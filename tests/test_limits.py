@@ -430,6 +430,10 @@ def test_seed_table_times_a_killed_run_by_its_heartbeat(tmp_path):
     spans = mod.segments([old, new], "b")
     # 1040..1060 and 1070..1080 of the killed run, 2000..2010 and 2035..2040 of the ended one
     assert mod.stopped_within(pauses, spans) == 20 + 10 + 10 + 5
+    # a segment killed while stopped: its STOP lasts to its own end, not into the next one's
+    pauses.write_text("STOP 1030 x\nCONT 1060 x\nSTOP 1070 x\n")
+    assert mod.stopped_within(pauses, spans) == 20 + 10
+    pauses.write_text("STOP 1030 x\nCONT 1060 x\nSTOP 1070 x\nCONT 2010 x\nSTOP 2035 x\n")
     log = tmp_path / "b.2.err"
     log.write_text("\tElapsed (wall clock) time (h:mm:ss or m:ss): 0:40.00\n")
     times, paused = mod.the_run([log], "b", [old, new], [pauses], 7.0)

@@ -131,6 +131,19 @@ def plane_stats(values, dtc, nchunk, out):
 
 
 @njit(parallel=True, **_NJ)
+def byte_histogram(plane, nchunk, out):
+    """``out[c, l, b]``: how many slots of chunk c of the uint8 ``plane`` hold byte b, counted
+    in 4 lanes l by slot (runs of one byte then add to 4 counters, not one: no store waits on
+    the last), the chunks on every thread; the caller sums over c and l."""
+    n = plane.shape[0]
+    for c in prange(nchunk):
+        lo = n * c // nchunk
+        hi = n * (c + 1) // nchunk
+        for i in range(lo, hi):
+            out[c, i & 3, plane[i]] += 1
+
+
+@njit(parallel=True, **_NJ)
 def pack2(codes, packed):
     """Pack 2-bit codes 4 to a byte (a plane with no unused slots to fill, e.g. the curse plane)."""
     n = codes.shape[0]
@@ -193,18 +206,24 @@ def select_count(values, keep, chunk, counts):
 def expand_selected(values, keep, halved, kept, chunk, starts, out):
     """A selected section's entries (``kept``, in slot order) put back in their slots (0 in
     the others), chunk by chunk from ``starts[c]`` (the entries before chunk c); ``halved``:
-    an entry x of a win is 2x + 1, of a loss 2x (value codes 0 draw, 1 win, 2 loss)."""
+    an entry x of a win is 2x + 1, of a loss 2x (value codes 0 draw, 1 win, 2 loss). Without
+    a branch on the slot's value (which no predictor guesses): every slot reads the next entry
+    (the last, past the end) and keeps it times whether its value is kept (2.4x faster on
+    standard 7-8+1+1's dtw and draw values)."""
     n = values.shape[0]
+    last = kept.shape[0] - 1
     for c in prange(starts.shape[0]):
+        lo, hi = c * chunk, min(n, (c + 1) * chunk)
+        if last < 0:  # (nothing kept: no entry to read)
+            out[lo:hi] = 0
+            continue
         j = starts[c]
-        for i in range(c * chunk, min(n, (c + 1) * chunk)):
+        for i in range(lo, hi):
             v = values[i]
-            if (keep >> v) & 1:
-                x = kept[j]
-                j += 1
-                out[i] = 2 * x + (v == 1) if halved else x
-            else:
-                out[i] = 0
+            b = (keep >> v) & 1
+            x = np.int64(kept[min(j, last)])
+            j += b
+            out[i] = (2 * x + (v == 1) if halved else x) * b
 
 
 @njit(parallel=True, **_NJ)

@@ -295,16 +295,15 @@ def side_planes(out, variant, planes: dict, dtw: bool, draws: bool) -> dict:
     and the stored draw values of every child in ``planes`` (``placement.load_children``'s,
     whose values they are read with), from the files under ``out``."""
 
-    def values(c):  # the values of a child as its file stores them, from its plane
-        return planes[c] & 3 if c.placement else planes[c]
-
-    side = {}
-    if dtw:
-        side["dtw"] = {c: read_full_dtw(file_path(out, variant, c, "dtw"), values(c))
-                       for c in planes}
-    if draws:
-        side["draws"] = {c: read_draws(file_path(out, variant, c, "draw"), values(c),
-                                       distances=False)[0] for c in planes}
+    side = {name: {} for name, on in (("dtw", dtw), ("draws", draws)) if on}
+    for c in planes:  # the values of a child as its file stores them, from its plane (once)
+        values = planes[c] & 3 if c.placement else planes[c]
+        if dtw:
+            side["dtw"][c] = read_full_dtw(file_path(out, variant, c, "dtw"), values)
+        if draws:
+            side["draws"][c] = read_draws(file_path(out, variant, c, "draw"), values,
+                                          distances=False)[0]
+        del values
     return side
 
 

@@ -23,7 +23,6 @@ import numba
 import numpy as np
 
 from ..core.codes import DRAW, DV0, UNUSED, WIN
-from ..core.counting import byte_counts
 from ..core.errors import UnsupportedRulesError
 from ..hashing.index import Hasher
 from ..core.progress import Reporter
@@ -31,6 +30,7 @@ from ..hashing.subspaces import (Subspace, full_board_draws, hand_children, oppo
                                  pair_children)
 from ..kernels import draws as DK, dtw as WK, hand as HK, retro as K
 from ..kernels.dtw import sched_flags
+from ..format.fileformat import byte_counts
 from ..kernels.pack import full
 from ..kernels.retro import BLOCK
 
