@@ -47,3 +47,32 @@ def test_the_threaded_byte_counts_match_numpys(data):
     assert threaded(plane[1::2]).tolist() == byte_counts(plane[1::2].copy()).tolist()
     with pytest.raises(TypeError, match="uint16"):
         threaded(np.zeros(4, dtype=np.uint16))
+
+
+@settings(max_examples=80, deadline=None)
+@given(st.lists(st.integers(0, 3), max_size=200), st.sampled_from(["decided", "drawn", "lost"]),
+       st.booleans(), st.integers(1, 40), st.integers(0, 2 ** 16 - 1))
+def test_a_selected_section_is_put_back_as_a_loop_puts_it(codes, select, halved, chunk, seed):
+    """kernels/pack.expand_selected (no branch on the slot's value; the last entry read past
+    the end) against the plain loop: each kept slot takes the next entry (halved: 2x + 1 for a
+    win, 2x for a loss), every other slot 0; sections with nothing kept included."""
+    from morris.format.fileformat import KEEP
+    from morris.kernels.pack import expand_selected, select_count
+
+    values = np.array(codes, dtype=np.uint8)
+    keep = KEEP[select]
+    rng = np.random.default_rng(seed)
+    kept = rng.integers(0, 3000, size=sum((keep >> int(v)) & 1 for v in codes)).astype(np.uint16)
+    counts = np.zeros(-(-len(values) // chunk), dtype=np.int64)
+    select_count(values, keep, chunk, counts)
+    starts = np.concatenate([[0], np.cumsum(counts)[:-1]]).astype(np.int64)
+    out = np.full(len(values), 7, dtype=np.uint16)
+    expand_selected(values, keep, halved, kept, chunk, starts, out)
+    want, j = [], 0
+    for v in codes:
+        if (keep >> v) & 1:
+            want.append(2 * int(kept[j]) + (v == WIN) if halved else int(kept[j]))
+            j += 1
+        else:
+            want.append(0)
+    assert out.tolist() == want
