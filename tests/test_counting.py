@@ -38,9 +38,9 @@ def test_histograms_match_bincount(rows, chunk):
 @settings(max_examples=60, deadline=None)
 @given(st.lists(st.integers(0, 255), max_size=300))
 def test_the_threaded_byte_counts_match_numpys(data):
-    """fileformat.byte_counts (a numba kernel in lanes, on every thread), which the solver's
+    """kernels/pack.byte_counts (a numba kernel in lanes, on every thread), which the solver's
     headers count with, against the chunked numpy count the verifier keeps."""
-    from morris.format.fileformat import byte_counts as threaded
+    from morris.kernels.pack import byte_counts as threaded
 
     plane = np.array(data, dtype=np.uint8)
     assert threaded(plane).tolist() == byte_counts(plane).tolist()

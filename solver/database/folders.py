@@ -15,8 +15,7 @@ import numpy as np
 from ..core.codes import DV0, LOSS, WIN
 from ..core.errors import CorruptDatabaseError, ForeignDatabaseError
 from ..core.version import __version__
-from ..format.fileformat import (KIND_SUFFIX, SUFFIX, TableFile, byte_counts, header_mismatch,
-                                 longest_of, plane_stats)
+from ..format.fileformat import KIND_SUFFIX, SUFFIX, TableFile, header_mismatch, longest_of, plane_stats
 from ..hashing.index import count_positions
 
 #: the suffix of each kind of file (fileformat.KINDS): values, dtw, draw values
@@ -242,6 +241,8 @@ def dtw_header(variant, sub, values, dtw) -> dict:
 def draws_header(variant, sub, dv, dd, rank) -> dict:
     """The header of a subspace's draw-value file: the pair's settlement rank (movement; None
     in placement) and how many draws have each draw value."""
+    from ..kernels.pack import byte_counts  # (lazy: imports numba)
+
     counts = byte_counts(np.asarray(dv, dtype=np.uint8))  # (on every thread)
     return header("draw", variant, sub, distance="draw", rank=rank,
                   draw_values={str(b - DV0): int(c) for b, c in enumerate(counts) if b and c},

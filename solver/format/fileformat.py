@@ -162,20 +162,6 @@ def plane_stats(values: np.ndarray, dtc: np.ndarray) -> dict:
     }
 
 
-def byte_counts(plane: np.ndarray) -> np.ndarray:
-    """How many slots of a uint8 plane hold each byte 0..255 (256 int64 counts), on every
-    thread (kernels/pack.byte_histogram; ``core.counting.byte_counts`` counts the same with
-    numpy on one, 10x slower on a large plane: the verifier's)."""
-    from ..kernels.pack import byte_histogram  # (lazy: imports numba)
-
-    plane = np.ascontiguousarray(plane)
-    if plane.dtype != np.uint8:
-        raise TypeError(f"byte_counts counts a uint8 plane, not {plane.dtype}")
-    out = np.zeros((64, 4, 256), dtype=np.int64)
-    byte_histogram(plane, 64, out)
-    return out.sum(axis=(0, 1))
-
-
 def longest_of(values: np.ndarray, dist: np.ndarray, code: int) -> tuple[int, int | None]:
     """(the largest distance of a slot whose value is ``code``, one slot that has it): (0, None)
     where no slot has the value."""

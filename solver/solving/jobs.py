@@ -294,7 +294,6 @@ def side_planes(out, variant, planes: dict, dtw: bool, draws: bool) -> dict:
     """``placement.evaluate``'s ``dtw`` and ``draws`` arguments, as asked: the whole dtw plane
     and the stored draw values of every child in ``planes`` (``placement.load_children``'s,
     whose values they are read with), from the files under ``out``."""
-
     side = {name: {} for name, on in (("dtw", dtw), ("draws", draws)) if on}
     for c in planes:  # the values of a child as its file stores them, from its plane (once)
         values = planes[c] & 3 if c.placement else planes[c]

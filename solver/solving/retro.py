@@ -30,8 +30,7 @@ from ..hashing.subspaces import (Subspace, full_board_draws, hand_children, oppo
                                  pair_children)
 from ..kernels import draws as DK, dtw as WK, hand as HK, retro as K
 from ..kernels.dtw import sched_flags
-from ..format.fileformat import byte_counts
-from ..kernels.pack import full
+from ..kernels.pack import byte_counts, full
 from ..kernels.retro import BLOCK
 
 
