@@ -1,8 +1,10 @@
 """Where the placement sweep's thread spends its time, instruction by instruction (Linux perf).
 
     python3 scripts/perf_sweep.py --db tb 6-6+1+1 [--threads 1] [--top 12] [--out DIR]
+        [--dtw] [--draws]
 
-Loads the subspace's children from --db, runs the sweep once to compile it, then runs it again
+Loads the subspace's children from --db, runs the sweep once to compile it (with --dtw and --draws: the complete sweep, the children's
+side planes read from their dtw and draw-value files), then runs it again
 with ``perf record -e cpu-clock`` attached to this process (a software clock: it works in a
 virtual machine without hardware counters). numba's machine code has no symbols perf can read,
 so the script takes the compiled chunk function's address from numba, dumps its bytes, and
@@ -21,8 +23,8 @@ import sys
 import tempfile
 import time
 
-#: bytes of machine code dumped from the chunk function's start (it is about 20 KB)
-CODE_BYTES = 0x8000
+#: bytes of machine code dumped from the chunk function's start (the complete sweep's is over 32 KB)
+CODE_BYTES = 0x10000
 
 
 def hottest(samples, base, size, top):
@@ -48,6 +50,8 @@ def main():
     ap.add_argument("--threads", type=int, default=1)
     ap.add_argument("--top", type=int, default=12)
     ap.add_argument("--out", default=None, help="where the perf data and code dump go")
+    ap.add_argument("--dtw", action="store_true", help="the complete sweep: dtw too")
+    ap.add_argument("--draws", action="store_true", help="the complete sweep: draw values too")
     ap.add_argument("subspace")
     args = ap.parse_args()
 
@@ -66,7 +70,11 @@ def main():
     hasher = Hasher(variant.board)
     sub = Subspace.parse(args.subspace)
     planes = placement.load_children(args.db, variant, sub)
-    placement.evaluate(variant, sub, planes, hasher)  # compile (or load) the kernel
+    side = {}
+    if args.dtw or args.draws:
+        from morris.solving.jobs import side_planes
+        side = side_planes(args.db, variant, planes, args.dtw, args.draws)
+    placement.evaluate(variant, sub, planes, hasher, **side)  # compile (or load) the kernel
     compiled = list(kernel._sweep_rows.overloads.values())
     if len(compiled) != 1:
         sys.exit(f"expected one compiled sweep, found {len(compiled)}")
@@ -81,7 +89,7 @@ def main():
                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     time.sleep(1.0)  # (perf attaches)
     t = time.perf_counter()
-    placement.evaluate(variant, sub, planes, hasher)
+    placement.evaluate(variant, sub, planes, hasher, **side)
     took = time.perf_counter() - t
     perf.send_signal(2)
     perf.wait()

@@ -58,14 +58,16 @@ def stored_values(path):
         return tf.values_all()
 
 
-def read_draws(path, values=None, distances: bool = True):
+def read_draws(path, values=None, distances: bool = True, dv_out=None):
     """(dv, dd) planes of a draw-value file: the one loader of draw-value planes (dd None
     without ``distances``). ``values``: the stored value codes of the values file beside it
-    (read from it when not given)."""
+    (read from it when not given); ``dv_out``: where the dv plane goes (a lane of a sweep's
+    side plane; ``TableFile.distance_all``)."""
     if values is None:
         values = stored_values(beside(path, "values"))
     with TableFile(path) as tf:
-        return tf.distance_all("dv", values), (tf.distance_all("dd", values) if distances else None)
+        return (tf.distance_all("dv", values, out=dv_out),
+                tf.distance_all("dd", values) if distances else None)
 
 
 def sibling_ruleset(path, variant) -> str:

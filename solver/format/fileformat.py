@@ -980,25 +980,29 @@ class TableFile:
         return self.distance_all(name, values, raw=True, stored_only=stored_only), True
 
     def distance_all(self, name: str, values: np.ndarray | None = None, raw: bool = False,
-                     stored_only: bool = False) -> np.ndarray:
+                     stored_only: bool = False, out: np.ndarray | None = None) -> np.ndarray:
         """A whole distance or byte section (``dtc``, ``dtw``, ``dv``, ``dd``) of codec uint8 or
         uint16 (a ``dtc`` of codec ``ones``: the distances its values imply); a selected section
         needs ``values``, the value codes of the values file beside it (``values_all``), and is
         uint16 where halved (``raw``: the halved entries as stored).
         A pruned section (``lost``) raises :class:`DerivedEntryError` unless ``stored_only``,
-        which reads its wins as 0 (the caller derives them: ``solving.prune.read_full_dtw``)."""
+        which reads its wins as 0 (the caller derives them: ``solving.prune.read_full_dtw``).
+        ``out``: where the plane goes (a 1-d array of a slot each, strided or not: a lane of a
+        sweep's side plane), returned; else a new array."""
         if self.pruned(name) and not stored_only:
             raise DerivedEntryError(f"{self.path}: the {name} section keeps the losses only; a "
                                     "whole plane derives the wins' from the children's files")
         codec = self._sec[name][3]
+        if out is not None and (out.ndim != 1 or len(out) != self.slots):
+            raise ValueError(f"{self.path}: {name} goes into {len(out)} slots, the file has {self.slots}")
         if codec == "ones":  # (no blocks: the values imply the distances)
-            return self.dtc_all()
+            return _into(out, self.dtc_all())
         dtype = "<u2" if codec == "uint16" else np.uint8
         sel = self._selected.get(name)
         if sel is None:
-            out = np.empty(self.slots, dtype=dtype)
-            self.bulk_into(name, out)
-            return out
+            plane = np.empty(self.slots, dtype=dtype)
+            self.bulk_into(name, plane)
+            return _into(out, plane)
         if values is None or len(values) != self.slots:
             raise ValueError(f"{self.path}: the {name} section needs the values file's value codes to be read")
         from ..kernels.pack import expand_selected, select_count  # (lazy: imports numba)
@@ -1011,7 +1015,8 @@ class TableFile:
         kept = np.empty(int(counts.sum()), dtype=dtype)
         self.bulk_into(name, kept, starts * kept.itemsize)
         halve = sel.halved and not raw
-        out = np.empty(self.slots, dtype=np.uint16 if halve else dtype)
+        if out is None:
+            out = np.empty(self.slots, dtype=np.uint16 if halve else dtype)
         expand_selected(values, keep, halve, kept, SELECT_BLOCK, starts, out)
         return out
 
@@ -1165,6 +1170,14 @@ class TableFile:
         finally:
             self._advise("MADV_RANDOM")
         return h.digest() == bytes(self._mm[size - TRAILER : size - 8])
+
+
+def _into(out, plane):
+    """``plane``, or ``out`` with ``plane`` copied into it where ``out`` is given."""
+    if out is None:
+        return plane
+    out[:] = plane
+    return out
 
 
 def check_file(path, expect: dict | None = None) -> str | None:

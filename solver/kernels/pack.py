@@ -28,6 +28,36 @@ def full(n: int, value: int, dtype) -> np.ndarray:
 
 
 @njit(parallel=True, **_NJ)
+def widen(plane, out):
+    """``out[i] = plane[i]`` (a uint8 plane into the low byte of a uint32 one, the rest 0), in
+    chunks on every thread: the first lane of a child's side plane (solving.placement.sides)."""
+    n = plane.shape[0]
+    nchunk = 256
+    for c in prange(nchunk):
+        for i in range(n * c // nchunk, n * (c + 1) // nchunk):
+            out[i] = plane[i]
+
+
+@njit(parallel=True, **_NJ)
+def split_lanes(side, low, mid, high):
+    """A uint32 side plane's lanes (the sweep's results: byte | draw value << 8 | dtw << 16)
+    into their own planes: ``low`` (uint8), ``mid`` (uint8) and ``high`` (uint16), each of
+    which may be empty (not asked), in chunks on every thread."""
+    n = side.shape[0]
+    nchunk = 256
+    with_mid = mid.shape[0] > 0
+    with_high = high.shape[0] > 0
+    for c in prange(nchunk):
+        for i in range(n * c // nchunk, n * (c + 1) // nchunk):
+            x = side[i]
+            low[i] = x & 255
+            if with_mid:
+                mid[i] = (x >> 8) & 255
+            if with_high:
+                high[i] = x >> 16
+
+
+@njit(parallel=True, **_NJ)
 def byte_histogram(plane, nchunk, out):
     """``out[c, l, b]``: how many slots of chunk c of the uint8 ``plane`` hold byte b, counted
     in 4 lanes l by slot (runs of one byte then add to 4 counters, not one: no store waits on
@@ -45,9 +75,9 @@ def byte_counts(plane: np.ndarray) -> np.ndarray:
     thread (:func:`byte_histogram`; ``np.bincount`` would make an int64 copy of the plane
     first, and count on one core: ``core.counting.byte_counts``, the verifier's, 10x slower on
     a large plane)."""
-    plane = np.ascontiguousarray(plane)
-    if plane.dtype != np.uint8:
-        raise TypeError(f"byte_counts counts a uint8 plane, not {plane.dtype}")
+    plane = np.asarray(plane)  # (a lane of a side plane, strided, is counted in place)
+    if plane.ndim != 1 or plane.dtype != np.uint8:
+        raise TypeError(f"byte_counts counts a 1-d uint8 plane, not a {plane.ndim}-d {plane.dtype} one")
     out = np.zeros((64, 4, 256), dtype=np.int64)
     byte_histogram(plane, 64, out)
     return out.sum(axis=(0, 1))

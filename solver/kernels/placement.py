@@ -111,7 +111,8 @@ def decode_key(best):
 
 @njit(inline="always", **_NJ)
 def _at(k, p0, p1, p2, j):
-    """Slot j of the plane of the child after a placement removing k pieces."""
+    """Slot j of the plane of the child after a placement removing k pieces (its values or
+    packed byte, or its side plane's entry)."""
     if k == 0:
         return np.int64(p0[j])
     if k == 1:
@@ -120,7 +121,7 @@ def _at(k, p0, p1, p2, j):
 
 
 def placement_sweep(T, Ob, dm, m, o, hm, ho, r_lo, r_hi, out, cinfo, c0, c1, c2, nchunk,
-                    w0, w1, w2, wout, v0, v1, v2, vout, c0_bytes=None):
+                    s0, s1, s2, sout, with_dtw, with_dv, c0_bytes=None):
     """Evaluate every position of placement subspace (m, o, hm, ho) whose mover mask is one of
     the orbit representatives ``r_lo .. r_hi - 1`` of size m, into ``out[slot]`` as
     ``value | dtc << 2``.
@@ -129,15 +130,21 @@ def placement_sweep(T, Ob, dm, m, o, hm, ho, r_lo, r_hi, out, cinfo, c0, c1, c2,
     empty, 1 if the counts may end the game there, the mover's count and the opponent's that
     decide it) of the child after a placement removing k pieces (subspaces.child_counts: the
     counts that decide take the hands where the rules count them); ``c_k`` its plane (a movement
-    child: values; a placement child: packed like ``out``). With ``wout`` not empty, also the
-    dtw of every position into ``wout[slot]`` (plies to the end of the game: 1 + the least dtw
-    of a move into a position lost for the side that then moves, or 1 + the largest of every
-    move for a loss; 0 for a draw), from the children's dtw planes ``w_k``. With ``vout`` not
-    empty, also the stored draw value of every draw into ``vout[slot]`` (docs/draws.md: the best
-    over its drawing moves of the child's draw value, negated when the turn passes), from the
-    children's draw-value planes ``v_k``. ``c0_bytes``: the bytes present in ``c0``
-    (``pack.bytes_present``, bool[256]), where the caller knows them: the greatest key among
-    them bounds every quiet placement's, and the sweep stops there (``quiet_top``)."""
+    child: values; a placement child: packed like ``out``).
+
+    With ``sout`` not empty (the complete sweep) the children are read from their *side planes*
+    ``s_k`` instead (uint32 a slot: the byte ``c_k`` holds | the stored draw value << 8 | the
+    dtw << 16; one load a move where three planes took three: standard 6-6+1+1's complete
+    sweep 32.2 and 33.4 s before, 30.7 and 29.2 s after), and every position's results go into
+    ``sout[slot]`` the same way (its byte | its stored draw value << 8 | its dtw << 16; ``out``
+    is not written): with
+    ``with_dtw``, the dtw (plies to the end of the game: 1 + the least dtw of a move into a
+    position lost for the side that then moves, or 1 + the largest of every move for a loss; 0
+    for a draw); with ``with_dv``, the stored draw value of a draw (docs/draws.md: the best over
+    its drawing moves of the child's draw value, negated when the turn passes; 0 for a win or a
+    loss). ``c0_bytes``: the bytes present in the quiet placements' plane (``pack.bytes_present``,
+    bool[256]), where the caller knows them: the greatest key among them bounds every quiet
+    placement's, and the sweep stops there (``quiet_top``)."""
     n = T.n
     hand = hm - 1
     switched = switches.py_func(hand, ho)
@@ -147,8 +154,9 @@ def placement_sweep(T, Ob, dm, m, o, hm, ho, r_lo, r_hi, out, cinfo, c0, c1, c2,
     kfixed, kflag = fixed_children(cinfo)
     top = quiet_top(keys, kfixed, kflag, c0_bytes)
     run_spans(nchunk, r_lo, r_hi, lambda c, a, b: _sweep_rows(
-        T, Ob, dm, m, o, out, cinfo, c0, c1, c2, w0, w1, w2, wout, v0, v1, v2, vout, n, switched,
-        n_opp, base, a, b, keys, kfixed, kflag, top, turn_rows(), *sweep_scratch(n)))
+        T, Ob, dm, m, o, out, cinfo, c0, c1, c2, s0, s1, s2, sout, bool(with_dtw), bool(with_dv),
+        n, switched, n_opp, base, a, b, keys, kfixed, kflag, top, turn_rows(),
+        *sweep_scratch(n)))
 
 
 def quiet_top(keys, kfixed, kflag, c0_bytes):
@@ -278,9 +286,9 @@ def _quiet_keys(T, Ob, M, O, e, switched, q_orbit, q_s, q_rep, q_stab, bit, img,
 
 
 @njit(**CHUNK)
-def _sweep_rows(T, Ob, dm, m, o, out, cinfo, c0, c1, c2, w0, w1, w2, wout, v0, v1, v2, vout, n,
-                switched, n_opp, base, a, b, keys, kfixed, kflag, top, turns, q_closed, q_orbit,
-                q_s, q_rep, q_stab, bit, img, blocks):
+def _sweep_rows(T, Ob, dm, m, o, out, cinfo, c0, c1, c2, s0, s1, s2, sout, with_dtw, with_dv,
+                n, switched, n_opp, base, a, b, keys, kfixed, kflag, top, turns, q_closed,
+                q_orbit, q_s, q_rep, q_stab, bit, img, blocks):
     """One chunk of ``placement_sweep``: the mover representatives ``a .. b - 1`` (``keys``,
     ``kfixed``, ``kflag``: ``child_keys`` and ``fixed_children``; ``top``: ``quiet_top``). The
     placements that close a mill come first (``turns.mill_placements``), then one quiet
@@ -290,9 +298,7 @@ def _sweep_rows(T, Ob, dm, m, o, out, cinfo, c0, c1, c2, w0, w1, w2, wout, v0, v
     child the counts decide, or ``top``, if less): nothing left could raise ``best``. With
     draw values the sweep stops at ``top`` only above a draw (a draw's value needs every
     drawing move)."""
-    with_dtw = wout.shape[0] > 0
-    with_dv = vout.shape[0] > 0
-    quick = not (with_dtw or with_dv)  # the values alone: the loops below
+    quick = sout.shape[0] == 0  # the values alone: the loops below
     stop_at = TOP_KEY if (kflag[0] or kfixed[0] >= 0) else TOP_KEY - 1
     if top < stop_at and (quick or top > DRAW_KEY):
         stop_at = top
@@ -318,11 +324,10 @@ def _sweep_rows(T, Ob, dm, m, o, out, cinfo, c0, c1, c2, w0, w1, w2, wout, v0, v
                 move_image(prev, O, bit, img)
                 prev = O
             slot = index_one(T, Ob, M, O)
-            prefetch(out, slot)  # the write at the end then finds its line in cache
-            if with_dtw:  # (so do the side planes': 20% of the complete sweep on 7-5+1+1)
-                prefetch(wout, slot)
-            if with_dv:
-                prefetch(vout, slot)
+            if quick:  # the write at the end then finds its line in cache
+                prefetch(out, slot)
+            else:
+                prefetch(sout, slot)
             best = 0  # the greatest key of a move (``child_keys``); 0: no move, lost now
             best_win_w = _BIG
             worst_w = 0
@@ -355,14 +360,13 @@ def _sweep_rows(T, Ob, dm, m, o, out, cinfo, c0, c1, c2, w0, w1, w2, wout, v0, v
                 byte = kfixed[k]  # the counts decide the child, or it is read (-1)
                 w = np.int64(0)
                 dv = np.int64(0)
-                if byte < 0:
-                    j = child_slot(T, Ob, M, O, q, R, k, switched, q_orbit, q_s, q_rep, q_stab,
-                                    bit, img, blocks)
-                    byte = _at(k, c0, c1, c2, j)
-                    if with_dtw:
-                        w = _at(k, w0, w1, w2, j)
-                    if with_dv:
-                        dv = _at(k, v0, v1, v2, j) - DV0
+                if byte < 0:  # (one load: the byte, draw value and dtw side by side)
+                    entry = _at(k, s0, s1, s2, child_slot(T, Ob, M, O, q, R, k, switched,
+                                                          q_orbit, q_s, q_rep, q_stab, bit, img,
+                                                          blocks))
+                    byte = entry & 255
+                    w = entry >> 16
+                    dv = ((entry >> 8) & 255) - DV0
                 key = np.int64(keys[kflag[k], byte])
                 best = max(best, key)
                 if with_dtw:
@@ -373,9 +377,7 @@ def _sweep_rows(T, Ob, dm, m, o, out, cinfo, c0, c1, c2, w0, w1, w2, wout, v0, v
                 if with_dv:  # (a select on the key, not a branch)
                     best_dv = max(best_dv, (-dv if switched else dv) if key == DRAW_KEY else -_BIG)
             res = decode_key(best)
-            out[slot] = res
-            if with_dtw:
-                code = res & 3
-                wout[slot] = best_win_w if code == WIN else (worst_w if code == LOSS else 0)
-            if with_dv:
-                vout[slot] = best_dv + DV0 if (res & 3) == DRAW else 0
+            code = res & 3
+            ww = (best_win_w if code == WIN else (worst_w if code == LOSS else 0)) if with_dtw else 0
+            vv = best_dv + DV0 if (with_dv and code == DRAW) else 0
+            sout[slot] = res | (vv << 8) | (ww << 16)

@@ -28,7 +28,7 @@ from ..core.progress import Reporter
 from ..hashing.subspaces import (Subspace, hand_children, pair_children, pair_dependencies, pair_key,
                                  placement_inputs)
 from .curse import curse_plane
-from .placement import evaluate, load_children
+from .placement import evaluate, load_children, side_planes_of
 from .prune import pruned_beside, read_full_dtw
 from ..core.draws import pair_ranks
 
@@ -262,7 +262,8 @@ class PlacementSubspace(Job):
             del planes
             return self._write_values(out, variant, hasher, vals, dtc)
         side = side_planes(out, variant, planes, want_dtw, want_draws)
-        vals, dtc, *extra = evaluate(variant, self.sub, planes, hasher, reporter, **side)
+        vals, dtc, *extra = evaluate(variant, self.sub, planes, hasher, reporter, **side,
+                                     release=True)
         del planes, side
         path = file_path(out, variant, self.sub)
         if check_file(path, file_fields(variant, self.sub)) is not None:
@@ -291,19 +292,17 @@ class PlacementSubspace(Job):
 
 
 def side_planes(out, variant, planes: dict, dtw: bool, draws: bool) -> dict:
-    """``placement.evaluate``'s ``dtw`` and ``draws`` arguments, as asked: the whole dtw plane
-    and the stored draw values of every child in ``planes`` (``placement.load_children``'s,
-    whose values they are read with), from the files under ``out``."""
-    side = {name: {} for name, on in (("dtw", dtw), ("draws", draws)) if on}
-    for c in planes:  # the values of a child as its file stores them, from its plane (once)
-        values = planes[c] & 3 if c.placement else planes[c]
-        if dtw:
-            side["dtw"][c] = read_full_dtw(file_path(out, variant, c, "dtw"), values)
-        if draws:
-            side["draws"][c] = read_draws(file_path(out, variant, c, "draw"), values,
-                                          distances=False)[0]
-        del values
-    return side
+    """``placement.evaluate``'s ``sides`` argument (``{"sides": placement.Sides}``), as asked:
+    every child of ``planes`` (``placement.load_children``'s, moved out of it) with its whole
+    dtw plane and its stored draw values, from the files under ``out``, read with its values."""
+
+    def read_dtw(c, values, lane):
+        read_full_dtw(file_path(out, variant, c, "dtw"), values, out=lane)
+
+    def read_dv(c, values, lane):
+        read_draws(file_path(out, variant, c, "draw"), values, distances=False, dv_out=lane)
+
+    return {"sides": side_planes_of(planes, read_dtw if dtw else None, read_dv if draws else None)}
 
 
 def _same_where(a: np.ndarray, b: np.ndarray, where: np.ndarray, chunk: int = 1 << 24) -> bool:

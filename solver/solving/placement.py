@@ -14,6 +14,7 @@ placement, counts 1. It is stored like the movement phase's and read by the same
 from __future__ import annotations
 
 from math import comb
+from typing import NamedTuple
 
 import numpy as np
 
@@ -25,6 +26,7 @@ from ..hashing.subspaces import (Subspace, child_counts, placement_children, pla
 from ..core.codes import UNUSED
 
 _EMPTY = np.zeros(0, np.uint8)
+_EMPTY32 = np.zeros(0, np.uint32)
 
 
 def pack(values, dtc):
@@ -51,14 +53,52 @@ def load_children(out, variant, sub: Subspace) -> dict:
     return planes
 
 
-def evaluate(variant, sub: Subspace, planes: dict, hasher: Hasher, reporter=None, dtw=None,
-             draws=None):
+class Sides(NamedTuple):
+    """The children of a complete sweep (the values with dtw, draw values or both), each as its
+    *side plane* (``planes[child]``, uint32 a slot): the byte the values' sweep reads (the
+    child's value, or a placement child's packed byte) | its stored draw value << 8 | its dtw
+    << 16, a lane not asked for 0. One load gives the sweep all three, where three planes took
+    three loads, in the memory the three took (kernels/placement.py)."""
+
+    planes: dict
+    dtw: bool
+    draws: bool
+
+
+def side_planes_of(planes: dict, dtw=None, draws=None) -> Sides:
+    """The :class:`Sides` of the children of ``planes`` (:func:`load_children`'s), each child's
+    plane moved out of ``planes`` into its side plane's first lane. ``dtw(child, values, lane)``
+    (``draws``, the same): fill ``lane`` (a strided view of the side plane: its dtw lane,
+    uint16; its draw-value lane, uint8) with the child's whole dtw plane (stored draw values),
+    given its value codes; None: the lane is not asked for (0)."""
+    from ..kernels.pack import widen  # (lazy: imports numba)
+
+    sides = {}
+    for c in list(planes):
+        plane = planes.pop(c)
+        side = np.empty(len(plane), dtype="<u4")
+        widen(plane, side)  # (the other lanes 0)
+        values = plane & 3 if c.placement else plane
+        del plane
+        if draws is not None:
+            draws(c, values, side.view(np.uint8)[1::4])
+        if dtw is not None:
+            dtw(c, values, side.view("<u2")[1::2])
+        sides[c] = side
+        del values
+    return Sides(sides, dtw is not None, draws is not None)
+
+
+def evaluate(variant, sub: Subspace, planes: dict, hasher: Hasher, reporter=None,
+             sides: Sides | None = None, release: bool = False):
     """(values, dtc) of every slot of a placement subspace from its children's planes
     (``planes[child]`` = its values for a movement child, its packed plane (:func:`pack`) for a
-    placement child; for every child it reads). With ``dtw`` ({child: its dtw plane} for every
-    child it reads): (values, dtc, dtw), the dtw computed in the same sweep; with ``draws``
-    ({child: its stored draw-value plane}) the stored draw values come last the same way."""
-    from ..kernels.pack import bytes_present, full  # (lazy: imports numba)
+    placement child; for every child it reads). With ``sides`` (:func:`side_planes_of`, read
+    instead of ``planes``): (values, dtc, then the dtw where ``sides.dtw``, then the stored draw
+    values where ``sides.draws``), all computed in the same sweep. ``release``: empty ``planes``
+    and ``sides.planes`` once the sweep is done, before its results are split into their planes
+    (a job's peak memory stays the sweep's)."""
+    from ..kernels.pack import bytes_present, full, split_lanes  # (lazy: imports numba)
     from ..kernels.placement import placement_sweep
 
     rep = reporter or Reporter(quiet=True)
@@ -67,30 +107,29 @@ def evaluate(variant, sub: Subspace, planes: dict, hasher: Hasher, reporter=None
     kids = placement_children(sub, dm)
     sizes = {sub.o, sub.m, sub.m + 1}
     cinfo = np.zeros((3, 6), dtype=np.int64)
-    arrays = []
-    warrays = []
-    varrays = []
-    empty16 = np.zeros(0, np.uint16)
+    arrays = [_EMPTY] * 3
+    sarrays = [_EMPTY32] * 3
     for k in range(3):
         if k in kids:
             c, mv = kids[k]
             cinfo[k] = child_counts(c, mv, hand)
             sizes.add(c.o)
             if reads_file(c, mv, hand):
-                arrays.append(planes[c])
-                warrays.append(np.ascontiguousarray(dtw[c], dtype=np.uint16) if dtw is not None else empty16)
-                varrays.append(np.ascontiguousarray(draws[c], dtype=np.uint8) if draws is not None else _EMPTY)
-                continue
-        arrays.append(_EMPTY)
-        warrays.append(empty16)
-        varrays.append(_EMPTY)
+                if sides is None:
+                    arrays[k] = planes[c]
+                else:
+                    sarrays[k] = sides.planes[c]
     Ob = hasher.orbits(sizes)
     # the quiet placements' plane: the keys its bytes give bound where the sweep may stop (not
     # with dtw, which needs every move)
-    c0_bytes = bytes_present(arrays[0]) if len(arrays[0]) and dtw is None else None
-    out = full(hasher.slots(sub), UNUSED, np.uint8)  # (filled on every thread)
-    wout = np.zeros(hasher.slots(sub) if dtw is not None else 0, dtype=np.uint16)
-    vout = np.zeros(hasher.slots(sub) if draws is not None else 0, dtype=np.uint8)
+    c0_bytes = None
+    if sides is None and len(arrays[0]):
+        c0_bytes = bytes_present(arrays[0])
+    elif sides is not None and not sides.dtw and len(sarrays[0]):
+        c0_bytes = bytes_present(sarrays[0].view(np.uint8)[0::4])
+    # (filled on every thread; the complete sweep writes its side plane, not ``out``)
+    out = full(hasher.slots(sub), UNUSED, np.uint8) if sides is None else _EMPTY
+    sout = full(hasher.slots(sub), UNUSED, np.uint32) if sides is not None else _EMPTY32
     nreps = int(Ob.reps_off[sub.m + 1] - Ob.reps_off[sub.m])
     per_rep = comb(variant.board.n - sub.m, sub.o)
     step = max(1, min(nreps, (1 << 22) // max(1, per_rep), -(-nreps // 50)))
@@ -98,9 +137,23 @@ def evaluate(variant, sub: Subspace, planes: dict, hasher: Hasher, reporter=None
         for a in range(0, nreps, step):
             b = min(nreps, a + step)
             placement_sweep(hasher.tables, Ob, dm, sub.m, sub.o, sub.hm, sub.ho, a, b, out,
-                            cinfo, *arrays, min(64, b - a), *warrays, wout, *varrays, vout,
+                            cinfo, *arrays, min(64, b - a), *sarrays, sout,
+                            sides is not None and sides.dtw, sides is not None and sides.draws,
                             c0_bytes)
             bar.update((b - a) * per_rep)
+    extra = ()
+    if sides is not None:
+        del arrays, sarrays
+        if release:
+            planes.clear()
+            sides.planes.clear()
+        n = len(sout)
+        out = np.empty(n, dtype=np.uint8)
+        wout = np.empty(n if sides.dtw else 0, dtype=np.uint16)
+        vout = np.empty(n if sides.draws else 0, dtype=np.uint8)
+        split_lanes(sout, out, vout, wout)
+        del sout
+        extra = ((wout,) if sides.dtw else ()) + ((vout,) if sides.draws else ())
     dtc = out >> 2
     out &= 3
-    return (out, dtc) + ((wout,) if dtw is not None else ()) + ((vout,) if draws is not None else ())
+    return (out, dtc) + extra

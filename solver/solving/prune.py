@@ -35,8 +35,8 @@ from ..database.folders import beside, file_path, stored_values, subspace_of
 from ..format.fileformat import (LAYOUT_KEYS, TableFile, check_file, prune_to_losses,
                                  rename_over, write_distance_table)
 from ..hashing.index import Hasher
-from ..hashing.subspaces import Subspace, placement_inputs, removal_child
-from .placement import evaluate, load_children
+from ..hashing.subspaces import Subspace, removal_child
+from .placement import evaluate, load_children, side_planes_of
 
 
 def prunable(variant, sub: Subspace, game) -> bool:
@@ -87,26 +87,38 @@ def _fields(header: dict) -> dict:
     return {k: v for k, v in header.items() if k not in LAYOUT_KEYS}
 
 
-def read_full_dtw(path, values=None, halved: bool = False):
+def read_full_dtw(path, values=None, halved: bool = False, out=None):
     """The whole dtw plane of a dtw file, as ``folders.read_dtw`` reads it (``halved``: (plane,
-    is_halved)), a pruned file's wins derived from its children's files beside it."""
+    is_halved)), a pruned file's wins derived from its children's files beside it. ``out``
+    (not with ``halved``): where the plane goes (``TableFile.distance_all``), returned."""
     if values is None:
         values = stored_values(beside(path, "values"))
+    if halved and out is not None:
+        raise ValueError("read_full_dtw: a halved plane is not read into a given array")
     with TableFile(path) as tf:
         if not tf.pruned():  # (read as folders.read_dtw reads it: no temporaries)
-            return tf.selected_plane("dtw", values) if halved else tf.distance_all("dtw", values)
+            return (tf.selected_plane("dtw", values) if halved
+                    else tf.distance_all("dtw", values, out=out))
         header = tf.header
         sub = Subspace.parse(subspace_of(path))
         # the stored entries, wins 0: a placement plane whole, a movement plane halved
         plane = (tf.distance_all("dtw", values, stored_only=True) if sub.placement
                  else tf.selected_plane("dtw", values, stored_only=True)[0])
     variant = variant_from_fields(header)
-    out = os.path.dirname(os.path.dirname(os.path.abspath(path)))
+    db = os.path.dirname(os.path.dirname(os.path.abspath(path)))
     if sub.placement:
-        full = _placement_wins(out, variant, sub, values, plane)
-        return (full, False) if halved else full
-    plane = _movement_wins(out, variant, sub, values, plane)
-    return (plane, True) if halved else _unhalve(plane, values)
+        full = _placement_wins(db, variant, sub, values, plane)
+        if halved:
+            return full, False
+    else:
+        plane = _movement_wins(db, variant, sub, values, plane)
+        if halved:
+            return plane, True
+        full = _unhalve(plane, values)
+    if out is None:
+        return full
+    out[:] = full
+    return out
 
 
 def write_full(path, dest) -> None:
@@ -165,14 +177,14 @@ def _placement_wins(out, variant, sub: Subspace, vals, full):
     by the placement sweep over its children's stored entries (a win reads only its lost
     children's dtw)."""
     planes = load_children(out, variant, sub)
-    dm, hand = variant.rules.double_mill_removes, variant.rules.count_hand
-    kids = {}
-    for c in placement_inputs(sub, dm, hand):
-        cvals = planes[c] & 3 if c.placement else planes[c]
+
+    def stored_dtw(c, values, lane):
         with TableFile(file_path(out, variant, c, "dtw")) as tf:
-            kids[c] = tf.distance_all("dtw", cvals, stored_only=True)
-    swept, _, derived = evaluate(variant, sub, planes, Hasher(variant.board), dtw=kids)
-    del planes, kids
+            tf.distance_all("dtw", values, stored_only=True, out=lane)
+
+    swept, _, derived = evaluate(variant, sub, planes, Hasher(variant.board),
+                                 sides=side_planes_of(planes, dtw=stored_dtw), release=True)
+    del planes
     won = (swept == WIN) & (vals == WIN)
     full = np.array(full, dtype=np.uint16)
     full[won] = derived[won]
