@@ -3,15 +3,16 @@
     python3 scripts/perf_sweep.py --db tb 6-6+1+1 [--threads 1] [--top 12] [--out DIR]
         [--dtw] [--draws]
 
-Loads the subspace's children from --db, runs the sweep once to compile it (with --dtw and --draws: the complete sweep, the children's
-side planes read from their dtw and draw-value files), then runs it again
-with ``perf record -e cpu-clock`` attached to this process (a software clock: it works in a
-virtual machine without hardware counters). numba's machine code has no symbols perf can read,
-so the script takes the compiled chunk function's address from numba, dumps its bytes, and
-prints the hottest offsets in it with the disassembly before each (``objdump``), and the share
-of all samples that fell inside the function. A sample lands on the instruction after the one
-that stalled: a load that missed shows as the instruction that follows it. Needs ``perf`` and
-``objdump`` (Debian: linux-perf, binutils) and the right to profile this process (root here).
+Loads the subspace's children from --db, runs the sweep once to compile it (with --dtw and
+--draws: the complete sweep, the children's side planes read from their dtw and draw-value
+files), then runs it again with ``perf record -e cpu-clock`` attached to this process (a
+software clock: it works in a virtual machine without hardware counters). numba's machine code
+has no symbols perf can read, so the script takes the compiled chunk function's address from
+numba, dumps its bytes, and prints the hottest offsets in it with the disassembly before each
+(``objdump``), and the share of all samples that fell inside the function. A sample lands on the
+instruction after the one that stalled: a load that missed shows as the instruction that follows
+it. Needs ``perf`` and ``objdump`` (Debian: linux-perf, binutils) and the right to profile this
+process (root here).
 """
 
 import argparse

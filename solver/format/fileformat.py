@@ -996,13 +996,13 @@ class TableFile:
         if out is not None and (out.ndim != 1 or len(out) != self.slots):
             raise ValueError(f"{self.path}: {name} goes into {len(out)} slots, the file has {self.slots}")
         if codec == "ones":  # (no blocks: the values imply the distances)
-            return _into(out, self.dtc_all())
+            return placed_in(out, self.dtc_all())
         dtype = "<u2" if codec == "uint16" else np.uint8
         sel = self._selected.get(name)
         if sel is None:
             plane = np.empty(self.slots, dtype=dtype)
             self.bulk_into(name, plane)
-            return _into(out, plane)
+            return placed_in(out, plane)
         if values is None or len(values) != self.slots:
             raise ValueError(f"{self.path}: the {name} section needs the values file's value codes to be read")
         from ..kernels.pack import expand_selected, select_count  # (lazy: imports numba)
@@ -1172,8 +1172,9 @@ class TableFile:
         return h.digest() == bytes(self._mm[size - TRAILER : size - 8])
 
 
-def _into(out, plane):
-    """``plane``, or ``out`` with ``plane`` copied into it where ``out`` is given."""
+def placed_in(out, plane):
+    """``plane``, or ``out`` with ``plane`` copied into it where ``out`` is given (a reader's
+    ``out=`` argument: ``TableFile.distance_all``, ``prune.read_full_dtw``)."""
     if out is None:
         return plane
     out[:] = plane

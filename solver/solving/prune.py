@@ -32,8 +32,8 @@ from ..core.codes import DRAW, WIN
 from ..core.progress import Reporter
 from ..core.variants import variant_from_fields
 from ..database.folders import beside, file_path, stored_values, subspace_of
-from ..format.fileformat import (LAYOUT_KEYS, TableFile, check_file, prune_to_losses,
-                                 rename_over, write_distance_table)
+from ..format.fileformat import (LAYOUT_KEYS, TableFile, check_file, placed_in,
+                                 prune_to_losses, rename_over, write_distance_table)
 from ..hashing.index import Hasher
 from ..hashing.subspaces import Subspace, removal_child
 from .placement import evaluate, load_children, side_planes_of
@@ -115,10 +115,7 @@ def read_full_dtw(path, values=None, halved: bool = False, out=None):
         if halved:
             return plane, True
         full = _unhalve(plane, values)
-    if out is None:
-        return full
-    out[:] = full
-    return out
+    return placed_in(out, full)
 
 
 def write_full(path, dest) -> None:
