@@ -23,7 +23,10 @@ that the whole solve has pruned is read by deriving its wins from its own childr
 of the child, charged to "read children"), which the solve never does: it prunes a file only
 once no job is left to read it. Profile --dtw on a database solved with ``--full-dtw``. An
 --alone run prunes nothing (as ``--full-dtw``): its dtw file is written whole, at the level
-of a file kept whole, the same bytes as a --db solved with ``--full-dtw``.
+of a file kept whole, the same bytes as a --db solved with ``--full-dtw``; ``--fast-dtw``
+writes it as a whole solve that prunes does (zstd's fast level, the pruned file beside it:
+the writing a complete run pays), and a dtw file then counts as the same where its pruned
+file is --db's.
 """
 
 import argparse
@@ -48,6 +51,8 @@ PHASES = (
     ("morris.solving.jobs", "read_planes", "read children"),
     ("morris.solving.jobs", "read_full_dtw", "read children"),
     ("morris.solving.jobs", "read_draws", "read children"),
+    ("morris.solving.jobs", "side_planes", "placement: side planes"),
+    ("morris.solving.jobs", "stored_values", "read own values back"),
     ("morris.solving.jobs", "write_table", "compress and write"),
     ("morris.solving.jobs", "write_planes", "compress and write"),
     ("morris.solving.jobs", "write_distance_table", "compress and write"),
@@ -130,6 +135,9 @@ def main(argv=None):
     ap.add_argument("--runs", type=int, default=1, help="(with --alone) profiles, one by one")
     ap.add_argument("--keep-memory", action="store_true",
                     help="as morris solve --keep-memory: freed memory kept for the next job")
+    ap.add_argument("--fast-dtw", action="store_true",
+                    help="(with --alone --dtw) write the dtw file as a whole solve does: at "
+                         "zstd's fast level, its pruned file beside it")
     args = ap.parse_args(argv)
     if (args.alone is None) != (args.db is None):
         ap.error("--alone and --db go together")
@@ -137,16 +145,25 @@ def main(argv=None):
         return report(profile(args), args.json, vars(args))
     status = 0
     for run in range(args.runs):
-        kinds = (".mtb",) + ((".mtw",) if args.dtw else ()) + ((".mdv",) if args.draws else ())
-        own = link_all_but(args.db, args.out, variant_of(args), args.alone, kinds)
-        result = profile(args, targets=[args.alone])
-        differ = [os.path.basename(dst) for src, dst in own if not same_bytes(src, dst)]
-        print(f"run {run + 1}: {args.alone} alone, its {len(own)} files "
-              + (f"DIFFER from --db's: {', '.join(differ)}" if differ else "the same as --db's"))
-        report(result, args.json and f"{args.json}.{run + 1}" if args.runs > 1 else args.json,
-               vars(args))
-        status |= bool(differ)
+        status |= profile_alone(args, run)
     return status
+
+
+def profile_alone(args, run) -> int:
+    """Run ``run`` of --alone: link, profile, compare the job's files with --db's (with
+    --fast-dtw, a dtw file is the same where its pruned file beside is: --db pruned)."""
+    from morris.solving.prune import pruned_beside
+
+    kinds = (".mtb",) + ((".mtw",) if args.dtw else ()) + ((".mdv",) if args.draws else ())
+    own = link_all_but(args.db, args.out, variant_of(args), args.alone, kinds)
+    result = profile(args, targets=[args.alone])
+    differ = [os.path.basename(dst) for src, dst in own if not same_bytes(src, dst)
+              and not (args.fast_dtw and same_bytes(src, pruned_beside(dst)))]
+    print(f"run {run + 1}: {args.alone} alone, its {len(own)} files "
+          + (f"DIFFER from --db's: {', '.join(differ)}" if differ else "the same as --db's"))
+    report(result, args.json and f"{args.json}.{run + 1}" if args.runs > 1 else args.json,
+           vars(args))
+    return int(bool(differ))
 
 
 def variant_of(args):
@@ -208,7 +225,7 @@ def profile(args, targets=None):
     from morris.solving.schedule import solve
 
     prof, kern = Profile(), Profile()
-    with prof.installed(), kern.installed(KERNELS):
+    with prof.installed(), kern.installed(KERNELS), fast_dtw(getattr(args, "fast_dtw", False)):
         t0, c0 = time.perf_counter(), time.process_time()
         solve(args.out, variant_of(args),
               targets=targets and [Subspace.parse(t) for t in targets],
@@ -219,6 +236,32 @@ def profile(args, targets=None):
         total = time.perf_counter() - t0
         prof.cpu["total"] = time.process_time() - c0
     return prof, kern, total
+
+
+@contextlib.contextmanager
+def fast_dtw(on: bool):
+    """With ``on``, the solve's jobs that write dtw write it as a whole solve that prunes does
+    (``Job.fast_dtw``: zstd's FAST_LEVEL, the pruned file beside it), though an --alone run
+    prunes nothing."""
+    from dataclasses import replace
+
+    from morris.solving import schedule
+    from morris.solving.prune import writes_dtw
+
+    graph = schedule.job_graph
+
+    def patched(*a, **kw):
+        jobs, deps = graph(*a, **kw)
+        fast = {j: replace(j, fast_dtw=True) for j in jobs if writes_dtw(j)}
+        return ([fast.get(j, j) for j in jobs],
+                {fast.get(j, j): [fast.get(d, d) for d in ds] for j, ds in deps.items()})
+
+    if on:
+        schedule.job_graph = patched
+    try:
+        yield
+    finally:
+        schedule.job_graph = graph
 
 
 def report(result, json_path, arguments) -> int:

@@ -331,3 +331,17 @@ def test_stats_total_the_dtw_files_and_give_each_phases_longest_win(dtw_db, tmp_
     for (kind, phase), most in longest.items():
         label = f"longest {kind}{f' ({phase})' if phase else ''}: {most} plies"
         assert label in r.output, label
+
+
+def test_the_greatest_exit_level_is_numpys():
+    """kernels/dtw.top_exit (the dtw pass's last exit level, on every thread) against numpy,
+    with and without slots that have no exit, empty and not."""
+    from morris.kernels.dtw import NONE, top_exit
+
+    rng = np.random.default_rng(7)
+    for n in (0, 1, 3, 255, 256, 257, 10_000):
+        for share in (0.0, 0.5, 1.0):
+            exits = rng.integers(0, 400, n).astype(np.uint16)
+            exits[rng.random(n) < share] = NONE
+            kept = exits[exits != NONE]
+            assert top_exit(exits) == (int(kept.max()) if len(kept) else -1)

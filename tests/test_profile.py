@@ -340,3 +340,38 @@ def _fake_morris(tmp_path, script):
     fake.write_text(script)
     fake.chmod(0o755)
     return fake
+
+
+def test_a_job_profiled_alone_with_fast_dtw_writes_as_a_pruning_solve(six_small, tmp_path,
+                                                                      capsys):
+    """profile_solve.py --alone --fast-dtw: the job's dtw files are written as a whole solve
+    that prunes writes them, each with its pruned file beside it, the very bytes that pruning
+    the whole file gives; without it, no pruned file is written."""
+    import filecmp
+    import shutil
+
+    import profile_solve
+    from morris.core.variants import get_variant
+    from morris.database.folders import file_path, stored_values
+    from morris.format.fileformat import prune_to_losses
+    from morris.hashing.subspaces import Subspace
+    from morris.solving.prune import pruned_beside
+
+    six = get_variant("six")
+    for fast in (False, True):
+        out = tmp_path / f"fast{fast}"
+        # (--db's dtw files were written whole at their own level: the fast ones differ)
+        assert profile_solve.main(["--out", str(out), "--db", str(six_small), "--variant", "six",
+                                   "--alone", "4-3", "--dtw", "--draws"]
+                                  + (["--fast-dtw"] if fast else [])) == fast
+        printed = capsys.readouterr().out
+        assert ("its 6 files DIFFER from --db's: 3-4.mtw, 4-3.mtw" in printed) == fast
+        assert "read own values back" in printed
+        for name in ("4-3", "3-4"):
+            path = file_path(out, six, Subspace.parse(name), "dtw")
+            assert os.path.exists(pruned_beside(path)) == fast
+            if fast:
+                mine = tmp_path / f"{name}.mtw"
+                shutil.copyfile(path, mine)
+                prune_to_losses(mine, stored_values(file_path(out, six, Subspace.parse(name))))
+                assert filecmp.cmp(mine, pruned_beside(path), shallow=False)

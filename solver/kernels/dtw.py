@@ -136,6 +136,23 @@ def _dtw_block(T, Ob, flying, m, o, off, vals, st, exits, child_vals, child_dtw,
 
 
 @njit(parallel=True, **_NJ)
+def top_exit(exits):
+    """The greatest exit level in ``exits`` (-1 where none has one), in chunks on every thread
+    (numpy's ``exits[exits != NONE].max()`` makes two temporaries a slot, on one core)."""
+    n = exits.shape[0]
+    nchunk = 256
+    tops = np.full(nchunk, -1, dtype=np.int64)
+    for c in prange(nchunk):
+        t = -1
+        for g in range(n * c // nchunk, n * (c + 1) // nchunk):
+            lv = np.int64(exits[g])
+            if lv != NONE and lv > t:
+                t = lv
+        tops[c] = t
+    return tops.max()
+
+
+@njit(parallel=True, **_NJ)
 def sched_flags(exits, nblocks, out):
     """``out[level, block]`` = 1 where some slot of the block has exit level ``level``."""
     top = out.shape[0]

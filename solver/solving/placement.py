@@ -78,7 +78,9 @@ def side_planes_of(planes: dict, dtw=None, draws=None) -> Sides:
         plane = planes.pop(c)
         side = np.empty(len(plane), dtype="<u4")
         widen(plane, side)  # (the other lanes 0)
-        values = plane & 3 if c.placement else plane
+        # (a placement child's value codes in its own plane, which is not read again: no
+        # fresh plane)
+        values = np.bitwise_and(plane, 3, out=plane) if c.placement else plane
         del plane
         if draws is not None:
             draws(c, values, side.view(np.uint8)[1::4])

@@ -359,8 +359,7 @@ def propagate_dtw(variant, hasher: Hasher, top: Subspace, pair: PairLayout, sche
     """Phase 2: levels d = 0, 1, ...: promote the positions whose exit level is d, then emit
     the predecessors of everything decided at d and apply them; until no level is left."""
     nblocks = pair.nblocks
-    exit_levels = sched[sched != WK.NONE]
-    top_level = int(exit_levels.max()) if len(exit_levels) else -1
+    top_level = int(WK.top_exit(sched))
     sflags = np.zeros((top_level + 1, nblocks), dtype=np.uint8)
     WK.sched_flags(sched, nblocks, sflags)
     levels = _Levels(variant, hasher, top, pair)
