@@ -243,18 +243,15 @@ def fast_dtw(on: bool):
     """With ``on``, the solve's jobs that write dtw write it as a whole solve that prunes does
     (``Job.fast_dtw``: zstd's FAST_LEVEL, the pruned file beside it), though an --alone run
     prunes nothing."""
-    from dataclasses import replace
-
     from morris.solving import schedule
-    from morris.solving.prune import writes_dtw
+    from morris.solving.prune import dtw_subspaces, writes_dtw
 
     graph = schedule.job_graph
 
-    def patched(*a, **kw):
-        jobs, deps = graph(*a, **kw)
-        fast = {j: replace(j, fast_dtw=True) for j in jobs if writes_dtw(j)}
-        return ([fast.get(j, j) for j in jobs],
-                {fast.get(j, j): [fast.get(d, d) for d in ds] for j, ds in deps.items()})
+    def patched(variant, *a, **kw):  # (as though every dtw file were pruned at the end)
+        jobs, deps = graph(variant, *a, **kw)
+        every = {s for j in jobs if writes_dtw(j) for s in dtw_subspaces(j)}
+        return schedule.fast_dtw_jobs(variant, jobs, deps, soon=every)
 
     if on:
         schedule.job_graph = patched

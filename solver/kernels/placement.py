@@ -139,11 +139,12 @@ def placement_sweep(T, Ob, dm, m, o, hm, ho, r_lo, r_hi, out, cinfo, c0, c1, c2,
     ``sout[slot]`` the same way (its byte | its stored draw value << 8 | its dtw << 16; ``out``
     is not written): with ``with_dtw``, the dtw (plies to the end of the game: 1 + the least
     dtw of a move into a position lost for the side that then moves, or 1 + the largest of
-    every move for a loss; 0 for a draw); with ``with_dv``, the stored draw value of a draw (docs/draws.md: the best over
-    its drawing moves of the child's draw value, negated when the turn passes; 0 for a win or a
-    loss). ``c0_bytes``: the bytes present in the quiet placements' plane (``pack.bytes_present``,
-    bool[256]), where the caller knows them: the greatest key among them bounds every quiet
-    placement's, and the sweep stops there (``quiet_top``)."""
+    every move for a loss; 0 for a draw); with ``with_dv``, the stored draw value of a draw
+    (docs/draws.md: the best over its drawing moves of the child's draw value, negated when the
+    turn passes; 0 for a win or a loss). ``c0_bytes``: the bytes present in the quiet
+    placements' plane (``pack.bytes_present``, bool[256]), where the caller knows them: the
+    greatest key among them bounds every quiet placement's, and the sweep stops there
+    (``quiet_top``)."""
     n = T.n
     hand = hm - 1
     switched = switches.py_func(hand, ho)

@@ -287,11 +287,12 @@ def soon_pruned(variant, jobs) -> set:
             and all(set(dtw_subspaces(j)) <= planned for j in read_by.get(s, []))}
 
 
-def fast_dtw_jobs(variant, jobs, deps):
+def fast_dtw_jobs(variant, jobs, deps, soon=None):
     """(jobs, deps) with ``fast_dtw`` set on the jobs whose dtw files are all pruned when the
-    solve ends (:func:`soon_pruned`): they are written at zstd's FAST_LEVEL first, and the
-    pruned files are the same bytes."""
-    soon = soon_pruned(variant, jobs)
+    solve ends (``soon``: those subspaces, :func:`soon_pruned`'s by default): they are written
+    at zstd's FAST_LEVEL first, and the pruned files are the same bytes."""
+    if soon is None:
+        soon = soon_pruned(variant, jobs)
     fast = {j: replace(j, fast_dtw=True) for j in jobs
             if writes_dtw(j) and set(dtw_subspaces(j)) <= soon}
     return ([fast.get(j, j) for j in jobs],
