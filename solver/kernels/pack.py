@@ -58,6 +58,25 @@ def split_lanes(side, low, mid, high):
 
 
 @njit(parallel=True, **_NJ)
+def join_lanes(values, dtc, mid, high, side):
+    """``split_lanes`` undone: ``side[i] = values[i] | dtc[i] << 2 | mid[i] << 8 | high[i] <<
+    16`` (uint32; ``mid``, uint8, and ``high``, uint16, may be empty: that lane 0), in chunks
+    on every thread: a subspace's results as the side plane its parent's sweep reads."""
+    n = side.shape[0]
+    nchunk = 256
+    with_mid = mid.shape[0] > 0
+    with_high = high.shape[0] > 0
+    for c in prange(nchunk):
+        for i in range(n * c // nchunk, n * (c + 1) // nchunk):
+            x = np.uint32(values[i]) | (np.uint32(dtc[i]) << 2)
+            if with_mid:
+                x |= np.uint32(mid[i]) << 8
+            if with_high:
+                x |= np.uint32(high[i]) << 16
+            side[i] = x
+
+
+@njit(parallel=True, **_NJ)
 def byte_histogram(plane, nchunk, out):
     """``out[c, l, b]``: how many slots of chunk c of the uint8 ``plane`` hold byte b, counted
     in 4 lanes l by slot (runs of one byte then add to 4 counters, not one: no store waits on

@@ -28,7 +28,7 @@ from ..core.progress import Reporter
 from ..hashing.subspaces import (Subspace, hand_children, pair_children, pair_dependencies, pair_key,
                                  placement_inputs)
 from .curse import curse_plane
-from .placement import evaluate, load_children, side_planes_of
+from .placement import evaluate, load_children, side_plane_of, side_planes_of
 from .prune import pruned_beside, read_full_dtw
 from ..core.draws import pair_ranks
 
@@ -105,8 +105,16 @@ class Job:
         raise NotImplementedError
 
     def run(self, out, variant, reporter: Reporter | None = None, hasher: Hasher | None = None) -> int:
-        """Solve the job from its input files and write its files; returns its positions."""
+        """Solve the job from its input files and write its files; returns its positions (a job
+        that ``reads_handoff`` also takes ``handoff=``: handoff.py)."""
         raise NotImplementedError
+
+    #: whether ``run`` takes ``handoff`` (handoff.py): planes kept in memory by the job before
+    reads_handoff = False
+
+    def handoff_paths(self, out, variant) -> list:
+        """The files whose kept planes ``run`` may take from a handoff (none)."""
+        return []
 
     def files(self, out, variant) -> list[tuple[str, dict]]:
         """(path, the header fields it must hold) of every file the job writes."""
@@ -245,12 +253,21 @@ class PlacementSubspace(Job):
     def input_subspaces(self, variant) -> list[Subspace]:
         return placement_inputs(self.sub, variant.rules.double_mill_removes, variant.rules.count_hand)
 
-    def run(self, out, variant, reporter=None, hasher=None) -> int:
+    #: reads the planes the job before it kept (handoff.py; schedule.run_job passes them)
+    reads_handoff = True
 
+    def handoff_paths(self, out, variant) -> list:
+        """The files whose kept planes the job takes from a handoff: its children's values."""
+        v = self.writes_variant(variant)
+        return [file_path(out, v, c) for c in self.input_subspaces(v)]
+
+    def run(self, out, variant, reporter=None, hasher=None, handoff=None) -> int:
+        """Solve the subspace; ``handoff`` (handoff.Handoff): where a child's plane may be
+        kept by the job before (taken instead of read) and where this job keeps its own."""
         hasher = hasher or Hasher(variant.board)
         variant = self.writes_variant(variant)
         os.makedirs(ruleset_dir(out, variant), exist_ok=True)
-        planes = load_children(out, variant, self.sub)
+        path = file_path(out, variant, self.sub)
         # a side file already complete is kept (``--dtw --draws`` over a database with dtw
         # sweeps for the draw values alone)
         want_dtw = self.dtw and check_file(file_path(out, variant, self.sub, "dtw"),
@@ -258,14 +275,32 @@ class PlacementSubspace(Job):
         want_draws = self.draws and check_file(file_path(out, variant, self.sub, "draw"),
                                                file_fields(variant, self.sub, "draw")) is not None
         if not (want_dtw or want_draws):
+            planes = load_children(out, variant, self.sub, handoff)
+            if handoff is not None:
+                handoff.clear()  # (a plane in a form this job does not read)
             vals, dtc = evaluate(variant, self.sub, planes, hasher, reporter=reporter)
             del planes
-            return self._write_values(out, variant, hasher, vals, dtc)
+            positions = self._write_values(out, variant, hasher, vals, dtc)
+            if handoff is not None:
+                handoff.keep(path, "values", (vals, dtc))
+            return positions
+        form = ("side", want_dtw, want_draws)
+        kept = {}
+        for c in self.input_subspaces(variant) if handoff is not None else ():
+            plane = handoff.take(file_path(out, variant, c), form)
+            if plane is not None:
+                kept[c] = plane
+        planes = load_children(out, variant, self.sub, handoff, skip=kept)
+        if handoff is not None:
+            handoff.clear()  # (a plane in a form this job does not read)
         side = side_planes(out, variant, planes, want_dtw, want_draws)
+        side["sides"].planes.update(kept)
+        del kept
         vals, dtc, *extra = evaluate(variant, self.sub, planes, hasher, reporter, **side,
                                      release=True)
+        wout = extra[0] if want_dtw else None
+        vout = extra[-1] if want_draws else None
         del planes, side
-        path = file_path(out, variant, self.sub)
         if check_file(path, file_fields(variant, self.sub)) is not None:
             self._write_values(out, variant, hasher, vals, dtc)
         stored = stored_values(path)  # (a file's unused slots hold a neighbour's value)
@@ -281,6 +316,10 @@ class PlacementSubspace(Job):
             dv, dd = extra.pop(0), np.zeros(len(vals), dtype=np.uint8)
             write_planes(file_path(out, variant, self.sub, "draw"), draws_header(variant, self.sub, dv, dd, None),
                          {"dv": dv, "dd": dd}, anchors, DRAWS_LEVEL, stored)
+            del dd
+        if handoff is not None:  # (its files written: the writers' arrays let go first)
+            del stored, used, extra
+            handoff.keep(path, form, side_plane_of(vals, dtc, vout, wout))
         return count_positions(variant.board, self.sub.m, self.sub.o)
 
     def _write_values(self, out, variant, hasher, vals, dtc) -> int:

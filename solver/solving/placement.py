@@ -43,13 +43,19 @@ def pack(values, dtc):
     return out
 
 
-def load_children(out, variant, sub: Subspace) -> dict:
-    """The planes :func:`evaluate` reads, from the files under ``out``."""
+def load_children(out, variant, sub: Subspace, handoff=None, skip=()) -> dict:
+    """The planes :func:`evaluate` reads, from the files under ``out`` or, where ``handoff``
+    (handoff.Handoff) keeps a child's values, from there; the children ``skip`` are left out
+    (the caller has them)."""
     planes = {}
     for c in placement_inputs(sub, variant.rules.double_mill_removes, variant.rules.count_hand):
-        vals, dtc = read_planes(file_path(out, variant, c), with_dtc=c.placement)
+        if c in skip:
+            continue
+        path = file_path(out, variant, c)
+        kept = handoff.take(path, "values") if handoff is not None else None
+        vals, dtc = kept if kept is not None else read_planes(path, with_dtc=c.placement)
         planes[c] = pack(vals, dtc)
-        del vals, dtc
+        del vals, dtc, kept
     return planes
 
 
@@ -89,6 +95,18 @@ def side_planes_of(planes: dict, dtw=None, draws=None) -> Sides:
         sides[c] = side
         del values
     return Sides(sides, dtw is not None, draws is not None)
+
+
+def side_plane_of(values, dtc, dv=None, dtw=None) -> np.ndarray:
+    """A subspace's side plane (:class:`Sides`: uint32 a slot, ``value | dtc << 2`` | the stored
+    draw value << 8 | the dtw << 16) from its planes as :func:`evaluate` gives them, a lane
+    without its plane 0: what a parent's complete sweep reads of it (handoff.py)."""
+    from ..kernels.pack import join_lanes  # (lazy: imports numba)
+
+    side = np.empty(len(values), dtype="<u4")
+    join_lanes(values, dtc, _EMPTY if dv is None else dv,
+               np.zeros(0, np.uint16) if dtw is None else dtw, side)
+    return side
 
 
 def evaluate(variant, sub: Subspace, planes: dict, hasher: Hasher, reporter=None,

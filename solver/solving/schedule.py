@@ -24,6 +24,7 @@ from ..hashing.subspaces import (check_movement, hand_subspaces, pair_key, check
                                  movement_subspaces, placement_closure, placement_subspaces)
 from ..core.variants import variant_from_fields
 from .cluster import dask_executor
+from .handoff import Handoff
 from .prune import dtw_subspaces, prunable, prune, readers, writes_dtw
 
 
@@ -173,10 +174,12 @@ def critical_path(variant, jobs, deps) -> Plan:
 
 
 def run_job(out: str, variant_desc: dict, job: Job, threads: int | None = None, slot: int = 0,
-            quiet: bool = True, keep_memory: bool = False) -> dict:
+            quiet: bool = True, keep_memory: bool = False, handoff: Handoff | None = None) -> dict:
     """Run one job in this process (a worker's entry point: plain arguments, picklable), its
     arrays without numpy's huge-page advice (core/memory.small_pages); ``keep_memory``: the
-    process keeps what it frees for its next job (core/memory.py)."""
+    process keeps what it frees for its next job (core/memory.py); ``handoff`` (jobs run one
+    after another in this process): the planes the job before kept, of which the job takes
+    what it reads and the rest is let go first (handoff.py)."""
     if keep_memory:
         keep_freed_memory()
     if threads:
@@ -185,8 +188,15 @@ def run_job(out: str, variant_desc: dict, job: Job, threads: int | None = None, 
         numba.set_num_threads(max(1, min(threads, numba.config.NUMBA_NUM_THREADS)))
     variant = variant_from_fields(variant_desc)
     t0 = time.perf_counter()
+    rep = Reporter(quiet=quiet, lines=False, position=slot + 1)
     with small_pages():
-        positions = job.run(out, variant, Reporter(quiet=quiet, lines=False, position=slot + 1))
+        if handoff is None or not job.reads_handoff:
+            if handoff is not None:
+                handoff.clear()
+            positions = job.run(out, variant, rep)
+        else:
+            handoff.keep_only(job.handoff_paths(out, variant))
+            positions = job.run(out, variant, rep, handoff=handoff)
     return {"positions": positions, "seconds": time.perf_counter() - t0, "pid": os.getpid()}
 
 
@@ -214,6 +224,8 @@ class SolveSummary:
     seconds: float = 0.0
     #: dtw files pruned to their losses at the end (prune.prune): files, bytes before and after
     pruned: dict = field(default_factory=dict)
+    #: child planes a job took from the job before it instead of reading them (handoff.py)
+    handed: int = 0
 
 
 def prepare_output(out, variant, rep) -> None:
@@ -268,6 +280,9 @@ def solve(out, variant, targets=None, max_pieces=None, reporter=None, on_job=Non
     run.skip_complete()
     with small_pages():  # (core/memory.py: fresh arrays cheaper; run_job's jobs too)
         run.drive()
+        if run.handoff is not None:
+            run.summary.handed = run.handoff.taken
+            run.handoff.clear()
         if dtw and prune_dtw:
             run.summary.pruned = prune_finished(out, variant, rep)
     run.summary.seconds = time.perf_counter() - t0
@@ -327,6 +342,8 @@ class _Run:
         self.free_rows = list(range(max(1, slots)))
         self.slots, self.alone, self.cores = max(1, slots), alone, cores
         self.keep_memory = keep_memory
+        #: the planes a job keeps for the next (handoff.py): where jobs run one by one here
+        self.handoff = Handoff() if self.inline else None
         #: the jobs that run alone on every core (``alone``), and how many threads each job
         #: got (a retry gets the same)
         self.heavy = {j for j in jobs if alone is not None and self.weight[j] >= alone}
@@ -351,7 +368,12 @@ class _Run:
         threads = self.threads_of.setdefault(j, self.cores if j in self.heavy else self.threads)
         args = (self.out, self.desc, j, threads, self.row[j],
                 self.rep.quiet or self.submit is not None, self.keep_memory)
-        f = self.submit(j, run_job, *args) if self.submit else self.executor.submit(run_job, *args)
+        if self.submit:
+            f = self.submit(j, run_job, *args)
+        elif self.handoff is not None:
+            f = self.executor.submit(run_job, *args, handoff=self.handoff)
+        else:
+            f = self.executor.submit(run_job, *args)
         self.running[f] = j
 
     def drive(self) -> None:
