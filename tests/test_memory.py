@@ -105,6 +105,63 @@ def test_small_pages_turns_numpys_advice_off_and_back(monkeypatch):
         put(before)
 
 
+def test_huge_pages_turns_numpys_advice_on_and_back(monkeypatch):
+    from morris.core.memory import huge_pages, small_pages
+
+    get, put = _advice()
+    monkeypatch.delenv("NUMPY_MADVISE_HUGEPAGE", raising=False)
+    before = bool(get())
+    try:
+        for start in (True, False):
+            put(start)
+            with small_pages():
+                with huge_pages():
+                    assert get()
+                assert not get()
+            assert bool(get()) is start
+        put(False)
+        monkeypatch.setenv("NUMPY_MADVISE_HUGEPAGE", "0")  # the user's choice is obeyed
+        with huge_pages():
+            assert not get()
+    finally:
+        put(before)
+
+
+def test_a_placement_sweeps_results_go_on_huge_pages(monkeypatch, tmp_path):
+    """The one array a placement sweep writes at random all over (its results) is made with
+    numpy's huge-page advice inside a solve's small pages (docs/benchmarks.md: standard
+    7-6+1+1's complete sweep 17% less time); the files are what they were (test_handoff's
+    and same_bytes.sh's comparisons)."""
+    from morris.core.progress import Reporter
+    from morris.core.variants import get_variant
+    from morris.kernels import pack
+    from morris.solving.schedule import solve
+
+    get, put = _advice()
+    monkeypatch.delenv("NUMPY_MADVISE_HUGEPAGE", raising=False)
+    seen = []
+    real = pack.full  # (the placement sweep imports it when it runs)
+
+    def probe(n, value, dtype):
+        if sys._getframe(1).f_code.co_name == "evaluate":  # (placement.evaluate's results)
+            seen.append(bool(get()))
+        return real(n, value, dtype)
+
+    monkeypatch.setattr(pack, "full", probe)
+    before = bool(get())
+    try:
+        put(True)
+        solve(tmp_path, get_variant("standard-3"), phase="all", reporter=Reporter(quiet=True),
+              dtw=True, draws=True)
+        assert len(seen) > 10 and all(seen)
+        put(False)
+        solve(tmp_path / "values", get_variant("standard-3"), phase="all",
+              reporter=Reporter(quiet=True))
+        assert len(seen) > 20 and all(seen) and not get()
+    finally:
+        put(before)
+
+
 def test_a_solves_jobs_run_without_huge_page_advice(monkeypatch, tmp_path):
     """run_job (every job of a solve, in this process or a worker's) runs the job inside
     small_pages, and the process's setting is back afterwards."""

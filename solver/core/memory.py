@@ -72,18 +72,31 @@ def _madvise_switch():
 
 
 @contextmanager
-def small_pages():
-    """Inside: numpy's new arrays without the advice to use transparent huge pages (see
-    above); the setting before is restored on leaving. Does nothing where the environment sets
-    ``NUMPY_MADVISE_HUGEPAGE`` (the user's choice) or numpy has no such switch."""
+def _advice(huge: bool):
+    """Inside: numpy's new arrays with (``huge``) or without the advice to use transparent
+    huge pages; the setting before is restored on leaving. Does nothing where the environment
+    sets ``NUMPY_MADVISE_HUGEPAGE`` (the user's choice) or numpy has no such switch."""
     switch = None if "NUMPY_MADVISE_HUGEPAGE" in os.environ else _madvise_switch()
     if switch is None:
         yield
         return
     get, put = switch
     before = bool(get())
-    put(False)
+    put(huge)
     try:
         yield
     finally:
         put(before)
+
+
+def small_pages():
+    """Inside: numpy's new arrays without the advice to use transparent huge pages (see
+    above); the setting before is restored on leaving (:func:`_advice`)."""
+    return _advice(False)
+
+
+def huge_pages():
+    """Inside: numpy's new arrays with the advice to use transparent huge pages, as numpy gives
+    them by default: for an array written at random all over (a placement sweep's results),
+    where a small page's translation is missed at nearly every write (:func:`_advice`)."""
+    return _advice(True)

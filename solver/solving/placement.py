@@ -20,6 +20,7 @@ import numpy as np
 
 from ..database.folders import file_path, read_planes
 from ..hashing.index import Hasher
+from ..core.memory import huge_pages
 from ..core.progress import Reporter
 from ..hashing.subspaces import (Subspace, child_counts, placement_children, placement_inputs,
                                  reads_file)
@@ -148,8 +149,9 @@ def evaluate(variant, sub: Subspace, planes: dict, hasher: Hasher, reporter=None
     elif sides is not None and not sides.dtw and len(sarrays[0]):
         c0_bytes = bytes_present(sarrays[0].view(np.uint8)[0::4])
     # (filled on every thread; the complete sweep writes its side plane, not ``out``)
-    out = full(hasher.slots(sub), UNUSED, np.uint8) if sides is None else _EMPTY
-    sout = full(hasher.slots(sub), UNUSED, np.uint32) if sides is not None else _EMPTY32
+    with huge_pages():  # (written at random all over: core/memory.py)
+        out = full(hasher.slots(sub), UNUSED, np.uint8) if sides is None else _EMPTY
+        sout = full(hasher.slots(sub), UNUSED, np.uint32) if sides is not None else _EMPTY32
     nreps = int(Ob.reps_off[sub.m + 1] - Ob.reps_off[sub.m])
     per_rep = comb(variant.board.n - sub.m, sub.o)
     step = max(1, min(nreps, (1 << 22) // max(1, per_rep), -(-nreps // 50)))
