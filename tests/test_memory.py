@@ -85,44 +85,27 @@ def _advice():
     return switch
 
 
-def test_small_pages_turns_numpys_advice_off_and_back(monkeypatch):
-    from morris.core.memory import small_pages
+@pytest.mark.parametrize("name, inside", [("small_pages", False), ("huge_pages", True)])
+def test_a_page_context_sets_numpys_advice_and_puts_it_back(monkeypatch, name, inside):
+    from morris.core import memory
 
+    context = getattr(memory, name)
     get, put = _advice()
     monkeypatch.delenv("NUMPY_MADVISE_HUGEPAGE", raising=False)
     before = bool(get())
     try:
         for start in (True, False):
             put(start)
-            with small_pages():
-                assert not get()
+            with context():
+                assert bool(get()) is inside
+                with memory.small_pages():  # (nested: the sweep's results inside a job)
+                    assert not get()
+                assert bool(get()) is inside
             assert bool(get()) is start  # the setting before, restored
-        put(True)
+        put(not inside)
         monkeypatch.setenv("NUMPY_MADVISE_HUGEPAGE", "1")  # the user's choice is obeyed
-        with small_pages():
-            assert get()
-    finally:
-        put(before)
-
-
-def test_huge_pages_turns_numpys_advice_on_and_back(monkeypatch):
-    from morris.core.memory import huge_pages, small_pages
-
-    get, put = _advice()
-    monkeypatch.delenv("NUMPY_MADVISE_HUGEPAGE", raising=False)
-    before = bool(get())
-    try:
-        for start in (True, False):
-            put(start)
-            with small_pages():
-                with huge_pages():
-                    assert get()
-                assert not get()
-            assert bool(get()) is start
-        put(False)
-        monkeypatch.setenv("NUMPY_MADVISE_HUGEPAGE", "0")  # the user's choice is obeyed
-        with huge_pages():
-            assert not get()
+        with context():
+            assert bool(get()) is not inside
     finally:
         put(before)
 
