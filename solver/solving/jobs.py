@@ -276,8 +276,6 @@ class PlacementSubspace(Job):
                                                file_fields(variant, self.sub, "draw")) is not None
         if not (want_dtw or want_draws):
             planes = load_children(out, variant, self.sub, handoff)
-            if handoff is not None:
-                handoff.clear()  # (a plane in a form this job does not read)
             vals, dtc = evaluate(variant, self.sub, planes, hasher, reporter=reporter)
             del planes
             positions = self._write_values(out, variant, hasher, vals, dtc)
@@ -291,16 +289,14 @@ class PlacementSubspace(Job):
             if plane is not None:
                 kept[c] = plane
         planes = load_children(out, variant, self.sub, handoff, skip=kept)
-        if handoff is not None:
-            handoff.clear()  # (a plane in a form this job does not read)
         side = side_planes(out, variant, planes, want_dtw, want_draws)
         side["sides"].planes.update(kept)
         del kept
         vals, dtc, *extra = evaluate(variant, self.sub, planes, hasher, reporter, **side,
                                      release=True)
-        wout = extra[0] if want_dtw else None
-        vout = extra[-1] if want_draws else None
-        del planes, side
+        wout = extra.pop(0) if want_dtw else None
+        vout = extra.pop(0) if want_draws else None
+        del planes, side, extra
         if check_file(path, file_fields(variant, self.sub)) is not None:
             self._write_values(out, variant, hasher, vals, dtc)
         stored = stored_values(path)  # (a file's unused slots hold a neighbour's value)
@@ -309,16 +305,15 @@ class PlacementSubspace(Job):
             raise RuntimeError(f"{self.sub}: the sweep gives other values than its file")
         anchors = hasher.anchor_reps(self.sub.o)
         if want_dtw:
-            plane = extra.pop(0)
-            hdr = dtw_header(variant, self.sub, vals, plane)
-            self.write_dtw(file_path(out, variant, self.sub, "dtw"), hdr, plane, anchors, stored, used)
+            hdr = dtw_header(variant, self.sub, vals, wout)
+            self.write_dtw(file_path(out, variant, self.sub, "dtw"), hdr, wout, anchors, stored, used)
         if want_draws:  # no cycles in placement: no draw distance (all 0)
-            dv, dd = extra.pop(0), np.zeros(len(vals), dtype=np.uint8)
-            write_planes(file_path(out, variant, self.sub, "draw"), draws_header(variant, self.sub, dv, dd, None),
-                         {"dv": dv, "dd": dd}, anchors, DRAWS_LEVEL, stored)
+            dd = np.zeros(len(vals), dtype=np.uint8)
+            write_planes(file_path(out, variant, self.sub, "draw"), draws_header(variant, self.sub, vout, dd, None),
+                         {"dv": vout, "dd": dd}, anchors, DRAWS_LEVEL, stored)
             del dd
         if handoff is not None:  # (its files written: the writers' arrays let go first)
-            del stored, used, extra
+            del stored, used
             handoff.keep(path, form, side_plane_of(vals, dtc, vout, wout))
         return count_positions(variant.board, self.sub.m, self.sub.o)
 

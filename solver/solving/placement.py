@@ -47,7 +47,8 @@ def pack(values, dtc):
 def load_children(out, variant, sub: Subspace, handoff=None, skip=()) -> dict:
     """The planes :func:`evaluate` reads, from the files under ``out`` or, where ``handoff``
     (handoff.Handoff) keeps a child's values, from there; the children ``skip`` are left out
-    (the caller has them)."""
+    (the caller has them, taken from the handoff in another form). What the handoff keeps that
+    is not taken here is then let go (a plane in a form this job does not read)."""
     planes = {}
     for c in placement_inputs(sub, variant.rules.double_mill_removes, variant.rules.count_hand):
         if c in skip:
@@ -57,6 +58,8 @@ def load_children(out, variant, sub: Subspace, handoff=None, skip=()) -> dict:
         vals, dtc = kept if kept is not None else read_planes(path, with_dtc=c.placement)
         planes[c] = pack(vals, dtc)
         del vals, dtc, kept
+    if handoff is not None:
+        handoff.clear()
     return planes
 
 

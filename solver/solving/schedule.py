@@ -189,14 +189,13 @@ def run_job(out: str, variant_desc: dict, job: Job, threads: int | None = None, 
     variant = variant_from_fields(variant_desc)
     t0 = time.perf_counter()
     rep = Reporter(quiet=quiet, lines=False, position=slot + 1)
+    kwargs = {}
+    if handoff is not None:
+        handoff.keep_only(job.handoff_paths(out, variant))  # (none for a job that reads none)
+        if job.reads_handoff:
+            kwargs["handoff"] = handoff
     with small_pages():
-        if handoff is None or not job.reads_handoff:
-            if handoff is not None:
-                handoff.clear()
-            positions = job.run(out, variant, rep)
-        else:
-            handoff.keep_only(job.handoff_paths(out, variant))
-            positions = job.run(out, variant, rep, handoff=handoff)
+        positions = job.run(out, variant, rep, **kwargs)
     return {"positions": positions, "seconds": time.perf_counter() - t0, "pid": os.getpid()}
 
 
@@ -370,10 +369,9 @@ class _Run:
                 self.rep.quiet or self.submit is not None, self.keep_memory)
         if self.submit:
             f = self.submit(j, run_job, *args)
-        elif self.handoff is not None:
-            f = self.executor.submit(run_job, *args, handoff=self.handoff)
-        else:
-            f = self.executor.submit(run_job, *args)
+        else:  # (a handoff only where the jobs run here, one by one: no other executor sees it)
+            kw = {"handoff": self.handoff} if self.handoff is not None else {}
+            f = self.executor.submit(run_job, *args, **kw)
         self.running[f] = j
 
     def drive(self) -> None:
