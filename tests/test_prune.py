@@ -288,6 +288,61 @@ def test_a_damaged_loss_in_a_pruned_file_is_found(six_dbs, tmp_path):
     assert r.returncode == 1 and "the dtw differs on" in r.stderr
 
 
+def test_verify_recomputes_only_the_kinds_asked(six_dbs, tmp_path):
+    """``verify(kinds=...)`` (``morris verify --kind``): the damaged loss of a dtw file is found
+    where the dtw files are asked for, and only their files are recomputed; asked for the
+    values alone, no dtw file is recomputed (the damage is not looked for) while every file's
+    checksum still is; a kind that is not one is refused by name."""
+    full, _, _ = six_dbs
+    db = tmp_path / "db"
+    shutil.copytree(full, db)
+    path = file_path(db, SIX, Subspace(4, 3), "dtw")
+    header, planes, anchors, stored = side_planes(path, ("dtw",))
+    i = int(np.flatnonzero((stored == LOSS) & (planes["dtw"] > 0))[0])
+    planes["dtw"][i] += 2
+    rewrite_side(path, header, planes, anchors, stored)
+    prune_finished(db, SIX, QUIET)
+    root = str(db / SIX.ruleset_id)
+    dtw = verify(root, reporter=QUIET, kinds=["dtw"])
+    assert not dtw.ok and {os.path.basename(f.path) for f in dtw.files if f.mismatches} == {"4-3.mtw"}
+    recomputed = [f.path for f in dtw.files if f.checked]
+    assert recomputed and all(p.endswith(".mtw") for p in recomputed)
+    values = verify(root, reporter=QUIET, sample=2000, kinds=["values"])
+    assert values.ok and len(values.files) == len(dtw.files)
+    recomputed = [f.path for f in values.files if f.checked]
+    assert recomputed and all(p.endswith(".mtb") for p in recomputed)
+    # a file not asked for is still checked by its checksum
+    with open(path, "r+b") as f:
+        f.seek(-9, os.SEEK_END)
+        b = f.read(1)
+        f.seek(-9, os.SEEK_END)
+        f.write(bytes([b[0] ^ 0xFF]))
+    again = verify(root, reporter=QUIET, sample=2000, kinds=["values"])
+    assert [os.path.basename(f.path) for f in again.files if f.checksum != "ok"] == ["4-3.mtw"]
+    with pytest.raises(ValueError, match="values, dtw, draws"):
+        verify(root, reporter=QUIET, kinds=["wdl"])
+
+
+def test_morris_verify_kind(six_dbs):
+    """``morris verify --kind dtw --sample N``: the dtw files recomputed, the values files by
+    their checksums alone (no count of positions on their lines); a kind that is not one is a
+    usage error naming the option."""
+    from click.testing import CliRunner
+
+    from morris.cli.main import cli
+
+    _, pruned, _ = six_dbs
+    r = CliRunner().invoke(cli, ["verify", "--db", str(pruned), "--kind", "dtw", "--sample",
+                                 "500", "--quiet"])
+    assert r.exit_code == 0, r.output
+    lines = [ln for ln in r.output.splitlines() if ln.startswith("ok ")]
+    assert any(ln.endswith("slots of 105,700 positions (a fixed random sample)") for ln in lines)
+    assert all(ln.rstrip().endswith(".mtb") for ln in lines if ".mtb" in ln)
+    assert all(": " in ln for ln in lines if ".mtw" in ln)
+    bad = CliRunner().invoke(cli, ["verify", "--db", str(pruned), "--kind", "wdl"])
+    assert bad.exit_code == 2 and "--kind" in bad.output
+
+
 def _same_dtw(a, b):
     import subprocess
     import sys

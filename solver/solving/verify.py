@@ -15,8 +15,9 @@ import numpy as np
 from ..core.codes import DV0, LOSS, UNUSED, WIN
 from ..core.counting import byte_counts
 from ..format.fileformat import TableFile, check_file, longest_of, plane_stats
-from ..database.folders import (DRAWS_SUFFIX, DTW_SUFFIX, beside, file_in, find_tables, misplaced, read_draws,
-                                read_planes, sibling_ruleset, stored_values, subspace_of)
+from ..database.folders import (DRAWS_SUFFIX, DTW_SUFFIX, SUFFIX, beside, file_in, find_tables,
+                                misplaced, read_draws, read_planes, sibling_ruleset,
+                                stored_values, subspace_of)
 from ..core.errors import CorruptDatabaseError
 from ..hashing.index import Hasher
 from ..core.progress import Reporter
@@ -56,28 +57,41 @@ class VerifyReport:
         return bool(self.files) and all(f.ok for f in self.files)
 
 
+#: the kinds of file ``verify(kinds=...)`` forward-checks, by their suffixes
+KINDS = {"values": SUFFIX, "dtw": DTW_SUFFIX, "draws": DRAWS_SUFFIX}
+
+
 def verify(root: str, reporter: Reporter | None = None, forward: bool = True,
-           sample: int | None = None, on_file=None) -> VerifyReport:
+           sample: int | None = None, on_file=None, kinds=None) -> VerifyReport:
     """Check every file under ``root``: header and checksum, then (``forward``) every stored
     value from its children. ``sample``: check files of more positions than that on
     a fixed random sample of that many slots instead (the report says how many were checked).
-    Applies to movement files too. ``on_file(FileReport)`` is called once per file as soon as
-    its report is final (a failed checksum at once, the others after their forward check), so
-    that a long check killed part way has said what it found."""
+    Applies to movement files too. ``kinds`` (some of :data:`KINDS`; all by default): the
+    files whose values are checked forward; every file's header and checksum is checked still
+    (the others are the checked ones' inputs). ``on_file(FileReport)`` is called once per file
+    as soon as its report is final (a failed checksum at once, the others after their forward
+    check), so that a long check killed part way has said what it found."""
+    kinds = set(KINDS) if kinds is None else set(kinds)
+    if not kinds or kinds - set(KINDS):
+        raise ValueError(f"kinds of file to check: some of {', '.join(KINDS)} (got "
+                         f"{', '.join(sorted(kinds)) or 'none'})")
     rep = reporter or Reporter(quiet=True)
     done = on_file or (lambda fr: None)
     report = VerifyReport()
-    paths = find_tables(root) + find_tables(root, DTW_SUFFIX) + find_tables(root, DRAWS_SUFFIX)
+    by_kind = {k: find_tables(root, suffix) for k, suffix in KINDS.items()}
+    paths = [p for k in KINDS for p in by_kind[k]]
+    asked = {p for k in kinds for p in by_kind[k]}
     headers = {}
     with rep.bar(total=len(paths), desc="headers and checksums", unit="file") as bar:
         for path in paths:
             fr = _check_one(path, headers)
             report.files.append(fr)
-            if not forward or path not in headers:
+            if not forward or path not in headers or path not in asked:
                 done(fr)
             bar.update(1)
     if not forward:
         return report
+    headers = {p: h for p, h in headers.items() if p in asked}
     # one bar over the files (loading a file's children takes most of the time), and each
     # file's own bar below it
     inner = rep.below()
