@@ -64,7 +64,8 @@ PHASES = (
 #: movement pair's propagation goes (emit: predecessors; apply: their updates), by pass
 KERNELS = tuple(("morris.kernels." + mod, name, f"{mod}.{name}") for mod, name in (
     ("retro", "count_pass"), ("retro", "emit"), ("retro", "apply"), ("retro", "finish"),
-    ("dtw", "count_dtw"), ("dtw", "sched_flags"), ("dtw", "promote"),
+    ("dtw", "count_dtw"), ("dtw", "sched_flags"), ("dtw", "promote"), ("dtw", "level_counts"),
+    ("dtw", "window_fill"), ("dtw", "promote_listed"), ("dtw", "finish_states"),
     ("draws", "count_draws"), ("draws", "promote_draws"), ("draws", "settle"),
     ("placement", "placement_sweep")))
 

@@ -345,3 +345,73 @@ def test_the_greatest_exit_level_is_numpys():
             exits[rng.random(n) < share] = NONE
             kept = exits[exits != NONE]
             assert top_exit(exits) == (int(kept.max()) if len(kept) else -1)
+
+
+@pytest.mark.parametrize("n", [1, 1000, 5000, 70_000])
+@pytest.mark.parametrize("cap", [0, 40, 10**9])
+def test_listed_promotions_are_the_scans(n, cap):
+    """solving/retro.Promotions (each window of exit levels listed once) against
+    kernels/dtw.promote over every block at each level, on random state arrays and exit levels,
+    with slots decided at random between levels as the propagation would: the same states and
+    the same unit flags at every level, with windows of every size (``cap`` 0: every level
+    alone above it, scanned; 40: many windows; one window)."""
+    from morris.kernels.dtw import NONE, WINFLAG, promote
+    from morris.kernels.retro import BLOCK, UNIT
+    from morris.solving.retro import Promotions
+
+    rng = np.random.default_rng(n + cap)
+    exits = rng.integers(0, 30, n).astype(np.uint16)
+    exits[rng.random(n) < 0.3] = NONE
+    kind = rng.integers(0, 4, n)  # undecided win, undecided loss of count 0, of count 2, decided
+    st = np.select([kind == 0, kind == 1, kind == 2], [WINFLAG, 0, 2 << 2],
+                   (rng.integers(1, 40, n) << 2) | rng.integers(1, 3, n)).astype(np.uint16)
+    listed, scanned = st.copy(), st.copy()
+    promotions = Promotions(listed, exits, cap=cap)
+    kept = exits[exits != NONE]
+    assert promotions.top == (int(kept.max()) if len(kept) else -1)
+    nunits = -(-n // BLOCK) * (BLOCK // UNIT)
+    every_block = np.ones(-(-n // BLOCK), np.uint8)
+    promoted = 0
+    for d in range(promotions.top + 3):
+        fa, fb = np.zeros(nunits, np.uint8), np.zeros(nunits, np.uint8)
+        before = listed.copy()
+        promotions(d, fa)
+        promoted += int((before != listed).sum())
+        if d <= promotions.top:
+            promote(scanned, exits, d, every_block, fb)
+        assert np.array_equal(listed, scanned) and np.array_equal(fa, fb), d
+        decide = (rng.random(n) < 0.05) & ((listed & 3) == 0)  # the propagation's own decisions
+        listed[decide] = scanned[decide] = ((d + 1) << 2) | 1
+    assert promoted > (n // 20 if n >= 1000 else -1)  # (the comparison is not of idle levels)
+
+
+def test_a_dtw_pass_in_small_windows_writes_the_same_files(dtw_db, tmp_path, monkeypatch):
+    """Six Men's Morris up to 4 a side, flying, solved with dtw again with windows of at most 50
+    listed promotions (many windows a pair, levels scanned alone): every dtw file the same
+    bytes as the default solve's."""
+    import morris.solving.retro as R
+
+    monkeypatch.setattr(R, "WINDOW_SLOTS", 50)
+    v = get_variant("six", flying=True)
+    solve(tmp_path, v, max_pieces=4, reporter=QUIET, dtw=True)
+    mine = sorted(tmp_path.rglob("*.mtw"))
+    assert len(mine) >= 4
+    for f in mine:
+        theirs = file_path(dtw_db, v, Subspace.parse(f.stem), "dtw")
+        assert f.read_bytes() == open(theirs, "rb").read(), f.name
+
+
+@pytest.mark.parametrize("n", [0, 1, 255, 10_000])
+def test_the_states_become_the_dtw_plane_as_numpy_makes_it(n):
+    """kernels/dtw.finish_states (the state array made the dtw plane in place, on every thread)
+    against numpy: a decided slot's distance, 0 for a draw or an unused slot (code 3), and the
+    count of slots left undecided (code 0), which solving/retro.finish_dtw refuses."""
+    from morris.kernels.dtw import finish_states
+
+    rng = np.random.default_rng(n)
+    st = rng.integers(0, 1 << 16, n).astype(np.uint16)
+    code = st & 3
+    want = np.where(code == 3, 0, st >> 2).astype(np.uint16)
+    plane = st.copy()
+    assert finish_states(plane, 256) == int((code == 0).sum())
+    assert np.array_equal(plane, want)

@@ -21,8 +21,11 @@ with the same predecessor generator (``retro.emit``), with three differences:
   level. An entry from a lost position (w = 0) only ever targets a win, one from a won position
   only a loss's count (``WINFLAG`` tells them apart; ``retro.apply`` with the exit levels).
 
-``sflags[level, block]`` says which blocks hold exit levels equal to ``level`` (so a promotion
-reads only those blocks).
+The promotions of a window of levels are listed in one scan (``level_counts`` bounds each
+level's list, ``window_fill`` lists the undecided slots, ``promote_listed`` reads a level's list;
+``solving/retro.Promotions`` picks the windows); a level with more slots than a window holds is
+scanned by ``promote``. ``sched_flags[level, block]`` says which blocks hold a key equal to
+``level`` (the draw-value pass's promotions read only those blocks).
 """
 
 from __future__ import annotations
@@ -163,6 +166,21 @@ def sched_flags(exits, nblocks, out):
                 out[lv, b] = 1
 
 
+@njit(inline="always", **_NJ)
+def _promote_one(st, g, d, flags):
+    """Slot g decided at level ``d`` if it is undecided and its exit is its line: a win, or a
+    loss whose every non-removal move is decided (count 0); its unit flagged."""
+    v = np.int64(st[g])
+    if v & 3:
+        return
+    if v & WINFLAG:
+        st[g] = np.uint16((d << 2) | WIN)
+        flags[g // UNIT] = 1
+    elif (v >> 2) == 0:
+        st[g] = np.uint16((d << 2) | LOSS)
+        flags[g // UNIT] = 1
+
+
 @njit(parallel=True, **_NJ)
 def promote(st, exits, d, sflags_d, flags):
     """Decide at level ``d`` the undecided positions whose exit level is d: a win, or a loss
@@ -173,17 +191,72 @@ def promote(st, exits, d, sflags_d, flags):
         if not sflags_d[b]:
             continue
         for g in range(b * BLOCK, min((b + 1) * BLOCK, st.shape[0])):
-            if exits[g] != d:
-                continue
+            if exits[g] == d:
+                _promote_one(st, g, d, flags)
+
+
+@njit(parallel=True, **_NJ)
+def level_counts(exits, chunk, counts):
+    """``counts[c, lv]``: the slots of chunk c (``chunk`` slots) whose exit level is lv (every
+    level below ``counts.shape[1]``): before the propagation decides any, the most that a
+    level's list (:func:`window_fill`) holds of a chunk."""
+    n = exits.shape[0]
+    nlevels = counts.shape[1]
+    for c in prange(counts.shape[0]):
+        for g in range(c * chunk, min(n, (c + 1) * chunk)):
+            lv = np.int64(exits[g])
+            if lv < nlevels:
+                counts[c, lv] += 1
+
+
+@njit(parallel=True, **_NJ)
+def window_fill(st, exits, lo, hi, chunk, starts, ends, out):
+    """The undecided slots whose exit level is in [lo, hi), listed level by level and chunk by
+    chunk in slot order, each as its offset in its chunk (``chunk`` < 2**32): level lo + k's
+    slots of chunk c at ``out[starts[i]:ends[i]]``, i = k * nchunk + c (``starts`` leaves room
+    for :func:`level_counts`'s count)."""
+    n = st.shape[0]
+    nchunk = (n + chunk - 1) // chunk
+    for c in prange(nchunk):
+        for k in range(hi - lo):
+            ends[k * nchunk + c] = starts[k * nchunk + c]
+        g0 = c * chunk
+        for g in range(g0, min(n, g0 + chunk)):
+            lv = np.int64(exits[g])
+            if lv >= lo and lv < hi and (st[g] & 3) == 0:
+                i = (lv - lo) * nchunk + c
+                out[ends[i]] = g - g0
+                ends[i] += 1
+
+
+@njit(parallel=True, **_NJ)
+def promote_listed(st, listed, starts, ends, chunk, d, flags):
+    """:func:`promote` over the slots listed for level ``d`` (``window_fill``'s: chunk c's at
+    ``listed[starts[c]:ends[c]]``, offsets in the chunk) instead of a scan of the blocks (a
+    chunk's thread owns its slots and their units)."""
+    for c in prange(starts.shape[0]):
+        g0 = c * chunk
+        for e in range(starts[c], ends[c]):
+            _promote_one(st, g0 + np.int64(listed[e]), d, flags)
+
+
+@njit(parallel=True, **_NJ)
+def finish_states(st, nchunk):
+    """The state array becomes the dtw plane in place, in chunks on every thread: a decided
+    slot its distance, a draw or an unused slot (code 3) 0. Returns how many slots were left
+    undecided (code 0: a won or lost position that got no dtw)."""
+    n = st.shape[0]
+    missing = np.zeros(nchunk, dtype=np.int64)
+    for c in prange(nchunk):
+        k = 0
+        for g in range(n * c // nchunk, n * (c + 1) // nchunk):
             v = np.int64(st[g])
-            if v & 3:
-                continue
-            if v & WINFLAG:
-                st[g] = np.uint16((d << 2) | WIN)
-                flags[g // UNIT] = 1
-            elif (v >> 2) == 0:
-                st[g] = np.uint16((d << 2) | LOSS)
-                flags[g // UNIT] = 1
+            code = v & 3
+            if code == 0:
+                k += 1
+            st[g] = np.uint16(0 if code == 3 else v >> 2)
+        missing[c] = k
+    return missing.sum()
 
 
 def won_dtw(T, Ob, flying, m, o, vals, plane, sib_vals, sib_plane, child_vals, child_plane):
