@@ -3,6 +3,7 @@ lookups, the bot, the line, the verifier."""
 
 import json
 import random
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -370,7 +371,6 @@ def test_listed_promotions_are_the_scans(n, cap):
     kept = exits[exits != NONE]
     assert promotions.top == (int(kept.max()) if len(kept) else -1)
     nunits = -(-n // BLOCK) * (BLOCK // UNIT)
-    every_block = np.ones(-(-n // BLOCK), np.uint8)
     promoted = 0
     for d in range(promotions.top + 3):
         fa, fb = np.zeros(nunits, np.uint8), np.zeros(nunits, np.uint8)
@@ -378,7 +378,7 @@ def test_listed_promotions_are_the_scans(n, cap):
         promotions(d, fa)
         promoted += int((before != listed).sum())
         if d <= promotions.top:
-            promote(scanned, exits, d, every_block, fb)
+            promote(scanned, exits, d, fb)
         assert np.array_equal(listed, scanned) and np.array_equal(fa, fb), d
         decide = (rng.random(n) < 0.05) & ((listed & 3) == 0)  # the propagation's own decisions
         listed[decide] = scanned[decide] = ((d + 1) << 2) | 1
@@ -398,7 +398,7 @@ def test_a_dtw_pass_in_small_windows_writes_the_same_files(dtw_db, tmp_path, mon
     assert len(mine) >= 4
     for f in mine:
         theirs = file_path(dtw_db, v, Subspace.parse(f.stem), "dtw")
-        assert f.read_bytes() == open(theirs, "rb").read(), f.name
+        assert f.read_bytes() == Path(theirs).read_bytes(), f.name
 
 
 @pytest.mark.parametrize("n", [0, 1, 255, 10_000])

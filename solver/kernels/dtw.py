@@ -182,15 +182,13 @@ def _promote_one(st, g, d, flags):
 
 
 @njit(parallel=True, **_NJ)
-def promote(st, exits, d, sflags_d, flags):
-    """Decide at level ``d`` the undecided positions whose exit level is d: a win, or a loss
-    whose every non-removal move is decided (count 0). ``flags`` gets the units (``UNIT``
-    slots) touched."""
-    nblocks = sflags_d.shape[0]
-    for b in prange(nblocks):
-        if not sflags_d[b]:
-            continue
-        for g in range(b * BLOCK, min((b + 1) * BLOCK, st.shape[0])):
+def promote(st, exits, d, flags):
+    """Decide at level ``d`` the undecided positions whose exit level is d (a scan of every
+    block; ``promote_listed`` reads a list of them instead): a win, or a loss whose every
+    non-removal move is decided (count 0). ``flags`` gets the units (``UNIT`` slots) touched."""
+    n = st.shape[0]
+    for b in prange((n + BLOCK - 1) // BLOCK):
+        for g in range(b * BLOCK, min((b + 1) * BLOCK, n)):
             if exits[g] == d:
                 _promote_one(st, g, d, flags)
 

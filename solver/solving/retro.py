@@ -386,7 +386,7 @@ class Promotions:
     by the levels' counts before the propagation, ``level_counts``) and each level reads its
     list (``promote_listed``), instead of scanning at every level every block that holds its
     exit level (standard 7-6's dtw: 14.3 s of promotions over 168 levels); a level alone above
-    ``cap`` (default :data:`WINDOW_SLOTS`) is scanned (``promote`` over every block). Levels
+    ``cap`` (default :data:`WINDOW_SLOTS`) is scanned (``promote``). Levels
     are asked in order from 0."""
 
     def __init__(self, st, exits, cap: int | None = None, nchunk: int = 256):
@@ -408,7 +408,7 @@ class Promotions:
         if d >= self.hi:
             self._window(d)
         if self.listed is None:  # (one level above cap)
-            WK.promote(self.st, self.exits, d, np.ones(-(-len(self.st) // BLOCK), np.uint8), flags)
+            WK.promote(self.st, self.exits, d, flags)
             return
         k = (d - self.lo) * self.nchunk  # (level d's lists: chunk by chunk)
         WK.promote_listed(self.st, self.listed, self.starts[k: k + self.nchunk],
