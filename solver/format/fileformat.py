@@ -40,7 +40,6 @@ import struct
 import sys
 import threading
 import zlib
-from concurrent.futures import ThreadPoolExecutor
 from typing import NamedTuple
 
 import numpy as np
@@ -49,6 +48,7 @@ import zstandard as zstd
 from ..core.codes import DRAW, LOSS, WIN
 from ..core.errors import CorruptDatabaseError
 from ..core.inputs import file_kind
+from ..core.threads import run_tasks
 
 MAGIC = b"MORRISTB"
 END_MAGIC = b"MTBEND\0\0"
@@ -223,11 +223,14 @@ def _compress_blocks(chunks, level, threads=None):
     if n < 4 or threads == 1:
         return work((0, n))
     step = -(-n // (threads * TASKS_PER_THREAD))
-    out = []
-    with ThreadPoolExecutor(threads) as ex:
-        for part in ex.map(work, [(i, min(n, i + step)) for i in range(0, n, step)]):
-            out += part
-    return out
+    spans = [(i, min(n, i + step)) for i in range(0, n, step)]
+    parts = [None] * len(spans)
+
+    def task(t):
+        parts[t] = work(spans[t])
+
+    run_tasks(len(spans), task, threads)
+    return [frame for part in parts for frame in part]
 
 
 class _Section(NamedTuple):
@@ -1085,9 +1088,8 @@ class TableFile:
             if len(runs) == 1:
                 _decompress_run(*bounds(0, nb), selected, self._bad, name)
             else:
-                with ThreadPoolExecutor(len(runs)) as ex:
-                    list(ex.map(lambda r: _decompress_run(*bounds(*r), selected, self._bad, name),
-                                runs))
+                run_tasks(len(runs), lambda t: _decompress_run(*bounds(*runs[t]), selected,
+                                                                self._bad, name), len(runs))
         finally:
             self._advise("MADV_RANDOM")
 

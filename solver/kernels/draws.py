@@ -45,7 +45,7 @@ from numba import njit, prange
 from ..core.codes import DRAW, DV0, LOSS, UNUSED, WIN
 from .hashing import slot_walk, walk_at, walk_on
 from .jit import CHUNK, run_chunks
-from .retro import BLOCK, COUNT_MAX, UNIT, fetch_kids
+from .retro import BLOCK, COUNT_MAX, UNIT, decide_exit, fetch_kids
 from .turns import END, every_child, kid_buffer, movement_children
 
 _NJ = dict(cache=True, nogil=True)
@@ -187,17 +187,8 @@ def promote_draws(st, exits, e, sflags_up, sflags_down, flags):
             continue
         for g in range(b * BLOCK, min((b + 1) * BLOCK, st.shape[0])):
             k = exits[g]
-            if k != up and k != down:
-                continue
-            v = np.int64(st[g])
-            if v & 3:
-                continue
-            if k == up:
-                st[g] = np.uint16((1 << 2) | WIN)
-                flags[g // UNIT] = 1
-            elif (v >> 2) == 0:
-                st[g] = np.uint16((1 << 2) | LOSS)
-                flags[g // UNIT] = 1
+            if k == up or k == down:
+                decide_exit(st, g, 1, k == up, flags)
 
 
 @njit(parallel=True, **_NJ)

@@ -36,7 +36,7 @@ from numba import njit, prange
 from ..core.codes import LOSS, UNUSED, WIN
 from .hashing import slot_walk, walk_at, walk_on
 from .jit import CHUNK, run_chunks
-from .retro import BLOCK, COUNT_MAX, DRAWCONV, UNIT, fetch_kids
+from .retro import BLOCK, COUNT_MAX, DRAWCONV, UNIT, decide_exit, fetch_kids
 from .turns import END, every_child, kid_buffer, movement_children
 
 _NJ = dict(cache=True, nogil=True)
@@ -170,15 +170,7 @@ def sched_flags(exits, nblocks, out):
 def _promote_one(st, g, d, flags):
     """Slot g decided at level ``d`` if it is undecided and its exit is its line: a win, or a
     loss whose every non-removal move is decided (count 0); its unit flagged."""
-    v = np.int64(st[g])
-    if v & 3:
-        return
-    if v & WINFLAG:
-        st[g] = np.uint16((d << 2) | WIN)
-        flags[g // UNIT] = 1
-    elif (v >> 2) == 0:
-        st[g] = np.uint16((d << 2) | LOSS)
-        flags[g // UNIT] = 1
+    decide_exit(st, g, d, (np.int64(st[g]) & WINFLAG) != 0, flags)
 
 
 @njit(parallel=True, **_NJ)

@@ -25,44 +25,20 @@ tests after they run the kernels).
 
 from __future__ import annotations
 
-from concurrent.futures import ThreadPoolExecutor
-
 import numba
+
+from ..core.threads import run_tasks
 
 CHUNK = dict(cache=True, nogil=True, error_model="numpy", _nrt=False)
 
 
 def run_chunks(nchunk: int, run) -> None:
-    """Call ``run(c)`` for every chunk ``c`` in ``range(nchunk)``, on up to
-    ``numba.get_num_threads()`` threads, each taking the next chunk as it comes free. ``run``
-    must write only what chunk ``c`` owns. The first exception (or an interrupt) stops the
-    threads at their next chunk and is raised here."""
-    threads = min(nchunk, numba.get_num_threads())
-    if threads <= 1:
-        for c in range(nchunk):
-            run(c)
-        return
-    todo = iter(range(nchunk))  # (next() on a range iterator is atomic under the GIL)
-    stop = []
-
-    def worker():
-        for c in todo:
-            if stop:
-                return
-            try:
-                run(c)
-            except BaseException:
-                stop.append(True)
-                raise
-
-    with ThreadPoolExecutor(threads) as pool:
-        jobs = [pool.submit(worker) for _ in range(threads)]
-        try:
-            for job in jobs:
-                job.result()
-        except BaseException:
-            stop.append(True)
-            raise
+    """Call ``run(c)`` for every chunk ``c`` in ``range(nchunk)``, on the calling thread and up
+    to ``numba.get_num_threads() - 1`` more, each taking the next chunk as it comes free
+    (``core.threads.run_tasks``: no wait on a thread's start). ``run`` must write only what
+    chunk ``c`` owns. The first exception (or an interrupt) stops the threads at their next
+    chunk and is raised here."""
+    run_tasks(nchunk, run, numba.get_num_threads())
 
 
 def run_spans(nchunk: int, lo: int, hi: int, run) -> None:

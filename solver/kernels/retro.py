@@ -158,6 +158,22 @@ def counted(win, drawc, quiet, moves):
 
 
 @njit(inline="always", **_NJ)
+def decide_exit(st, g, d, win, flags):
+    """Slot g decided at level ``d`` by its exit, if it is still undecided: a win (``win``), or
+    a loss when its count of undecided non-removal moves is 0 (else it waits); its unit
+    (``UNIT`` slots) flagged. The dtw pass's promotions and the draw values' grades share it."""
+    v = np.int64(st[g])
+    if v & 3:
+        return
+    if win:
+        st[g] = np.uint16((d << 2) | WIN)
+        flags[g // UNIT] = 1
+    elif (v >> 2) == 0:
+        st[g] = np.uint16((d << 2) | LOSS)
+        flags[g // UNIT] = 1
+
+
+@njit(inline="always", **_NJ)
 def _stab_size(T, stab, mover):
     """Number of symmetries in ``stab`` (a bitmask) that fix ``mover``."""
     c = 0

@@ -377,6 +377,9 @@ def propagate_dtw(variant, hasher: Hasher, top: Subspace, pair: PairLayout, sche
 
 #: the most slots one window of the dtw pass's promotions lists (uint32 offsets: 128 MB)
 WINDOW_SLOTS = 1 << 25
+#: chunks of a pair's slots that the promotions and the finish deal to the threads (each many
+#: times the threads, so that uneven chunks even out; the promotions' chunks whole units)
+NCHUNK = 256
 
 
 class Promotions:
@@ -389,7 +392,7 @@ class Promotions:
     ``cap`` (default :data:`WINDOW_SLOTS`) is scanned (``promote``). Levels
     are asked in order from 0."""
 
-    def __init__(self, st, exits, cap: int | None = None, nchunk: int = 256):
+    def __init__(self, st, exits, cap: int | None = None, nchunk: int = NCHUNK):
         self.st, self.exits = st, exits
         self.cap = WINDOW_SLOTS if cap is None else cap
         self.top = int(WK.top_exit(exits))  # the last exit level (-1: none)
@@ -435,7 +438,7 @@ def finish_dtw(pair: PairLayout) -> dict:
     finish_states``); every won and lost position must have one (draws and unused slots were
     marked 3, so a slot left at code 0 is one that got none)."""
     st = pair.st
-    missing = int(WK.finish_states(st, 256))
+    missing = int(WK.finish_states(st, NCHUNK))
     if missing:
         raise RuntimeError(f"{pair.name}: {missing} won or lost positions got no dtw")
     return {sub: st[pair.offs[p]: pair.offs[p] + pair.slots[p]] for p, sub in enumerate(pair.parts)}
