@@ -11,7 +11,6 @@ from __future__ import annotations
 import os
 import threading
 import time
-from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
 
@@ -23,6 +22,7 @@ from ..hashing.index import Hasher
 from ..hashing.subspaces import movement_subspaces
 from ..core.position import Position
 from ..core.progress import Reporter
+from ..core.threads import run_tasks
 
 VALUES = NAME_OF_SCORE  # score -> value name
 
@@ -64,14 +64,18 @@ class PlacementSearch:
             off[s.m, s.o] = start
         buf = np.empty(int(starts[-1]), dtype=np.uint8)
 
-        def load(k):
+        order = sorted(range(len(paths)), key=lambda k: -sizes[k])  # (the largest first)
+        done = threading.Lock()
+
+        def load(t):
+            k = order[t]
             with TableFile(paths[k]) as tf:  # straight into its place: no copy
                 tf.bulk_into("wdl", buf[starts[k]:starts[k + 1]])
-
-        with rep.bar(total=len(subs), desc="load movement values", unit="subspace") as bar, \
-                ThreadPoolExecutor(max_workers=max(1, min(8, os.cpu_count() or 1))) as pool:
-            for _ in pool.map(load, sorted(range(len(paths)), key=lambda k: -sizes[k])):
+            with done:
                 bar.update(1)
+
+        with rep.bar(total=len(subs), desc="load movement values", unit="subspace") as bar:
+            run_tasks(len(order), load, max(1, min(8, os.cpu_count() or 1)))
         self.mv_packed = buf
         self.mv_off = off
         self.tt_keys = np.full(1 << tt_bits, -1, dtype=np.int64)
