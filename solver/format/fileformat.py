@@ -1085,11 +1085,8 @@ class TableFile:
         self._advise("MADV_SEQUENTIAL")
         try:
             selected = name in self._selected
-            if len(runs) == 1:
-                _decompress_run(*bounds(0, nb), selected, self._bad, name)
-            else:
-                run_tasks(len(runs), lambda t: _decompress_run(*bounds(*runs[t]), selected,
-                                                                self._bad, name), len(runs))
+            run_tasks(len(runs), lambda t: _decompress_run(*bounds(*runs[t]), selected, self._bad,
+                                                            name), len(runs))  # (one: on this thread)
         finally:
             self._advise("MADV_RANDOM")
 
