@@ -255,15 +255,18 @@ def stats(db, as_json, plot_path):
 @click.option("--kind", "kinds", type=click.Choice(["values", "dtw", "draws"]), multiple=True,
               help="Recompute only these files (repeatable; default: every kind). Every "
                    "file's checksum is checked still.")
+@click.option("--subspace", "subspaces", multiple=True, metavar="NAME",
+              help="Recompute only the files of this subspace (repeatable, e.g. 9-8 or "
+                   "8-8+1+1; default: every one). Every file's checksum is checked still.")
 @quiet_option
-def verify(db, checksums_only, sample, kinds, quiet, progress):
+def verify(db, checksums_only, sample, kinds, subspaces, quiet, progress):
     """Check every file's checksum, then recompute every stored value from the stored values
     of its successors (a forward check independent of the solver). Exit 0 only when all agree."""
     from morris.solving.verify import verify as run
 
     report = run(db, reporter_of(quiet, progress), forward=not checksums_only, sample=sample,
                  on_file=lambda f: echo_above_bars(reports.verify_line(f)),
-                 kinds=kinds or None)
+                 kinds=kinds or None, subspaces=subspaces or None)
     click.echo(reports.verify_summary(report, db))
     if not report.ok:
         sys.exit(1)

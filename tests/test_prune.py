@@ -289,11 +289,9 @@ def test_a_damaged_loss_in_a_pruned_file_is_found(six_dbs, tmp_path):
     assert r.returncode == 1 and "the dtw differs on" in r.stderr
 
 
-def test_verify_recomputes_only_the_kinds_asked(six_dbs, tmp_path):
-    """``verify(kinds=...)`` (``morris verify --kind``): the damaged loss of a dtw file is found
-    where the dtw files are asked for, and only their files are recomputed; asked for the
-    values alone, no dtw file is recomputed (the damage is not looked for) while every file's
-    checksum still is; a kind that is not one is refused by name."""
+def _a_damaged_loss(six_dbs, tmp_path):
+    """(a copy of Six whole with full dtw files, the path of its 4-3 dtw file) where one loss's
+    dtw is 2 more than it is, the file rewritten with a valid checksum."""
     full, _, _ = six_dbs
     db = tmp_path / "db"
     shutil.copytree(full, db)
@@ -302,6 +300,15 @@ def test_verify_recomputes_only_the_kinds_asked(six_dbs, tmp_path):
     i = int(np.flatnonzero((stored == LOSS) & (planes["dtw"] > 0))[0])
     planes["dtw"][i] += 2
     rewrite_side(path, header, planes, anchors, stored)
+    return db, path
+
+
+def test_verify_recomputes_only_the_kinds_asked(six_dbs, tmp_path):
+    """``verify(kinds=...)`` (``morris verify --kind``): the damaged loss of a dtw file is found
+    where the dtw files are asked for, and only their files are recomputed; asked for the
+    values alone, no dtw file is recomputed (the damage is not looked for) while every file's
+    checksum still is; a kind that is not one is refused by name."""
+    db, path = _a_damaged_loss(six_dbs, tmp_path)
     prune_finished(db, SIX, QUIET)
     root = str(db / SIX.ruleset_id)
     dtw = verify(root, reporter=QUIET, kinds=["dtw"])
@@ -340,6 +347,49 @@ def test_morris_verify_kind(six_dbs):
     assert all(": " in ln for ln in lines if ".mtw" in ln)
     bad = CliRunner().invoke(cli, ["verify", "--db", str(pruned), "--kind", "wdl"])
     assert bad.exit_code == 2 and "--kind" in bad.output
+
+
+def test_verify_recomputes_only_the_subspaces_asked(six_dbs, tmp_path):
+    """``verify(subspaces=...)`` (``morris verify --subspace``): a damaged loss of 4-3's dtw
+    file is found where 4-3 is asked for, and only 4-3's files (every kind) are recomputed;
+    asked for 3-3 alone (which does not read 4-3) the damage is not looked for, while every
+    file's checksum still is; a name no file has, or that is not a subspace's, is refused by
+    name."""
+    from morris.core.errors import UsageError
+
+    db, _ = _a_damaged_loss(six_dbs, tmp_path)
+    root = str(db / SIX.ruleset_id)
+    asked = verify(root, reporter=QUIET, subspaces=["4-3"])
+    assert not asked.ok
+    assert {os.path.basename(f.path) for f in asked.files if f.mismatches} == {"4-3.mtw"}
+    recomputed = {os.path.basename(f.path) for f in asked.files if f.checked}
+    assert recomputed == {"4-3.mtb", "4-3.mtw"}
+    other = verify(root, reporter=QUIET, subspaces=["3-3 "])
+    assert other.ok and len(other.files) == len(asked.files)
+    assert {os.path.basename(f.path) for f in other.files if f.checked} == {"3-3.mtb", "3-3.mtw"}
+    with pytest.raises(UsageError, match="no file of subspace 9-9"):
+        verify(root, reporter=QUIET, subspaces=["4-3", "9-9"])
+    with pytest.raises(UsageError, match="bad subspace name 'four'"):
+        verify(root, reporter=QUIET, subspaces=["four"])
+
+
+def test_morris_verify_subspace(six_dbs):
+    """``morris verify --subspace 4-3 --subspace 3-3+1+1 --sample N``: only those files are
+    recomputed (the others by their checksums alone); a subspace without a file is one line of
+    UsageError naming it, exit 2."""
+    from click.testing import CliRunner
+
+    from morris.cli.main import cli
+
+    _, pruned, _ = six_dbs
+    r = CliRunner().invoke(cli, ["verify", "--db", str(pruned), "--subspace", "4-3",
+                                 "--subspace", "3-3+1+1", "--sample", "500", "--quiet"])
+    assert r.exit_code == 0, r.output
+    recomputed = {os.path.basename(ln.split(": ")[0]) for ln in r.output.splitlines()
+                  if ln.startswith("ok ") and ": " in ln}
+    assert recomputed == {"4-3.mtb", "4-3.mtw", "3-3+1+1.mtb", "3-3+1+1.mtw"}
+    bad = CliRunner().invoke(cli, ["verify", "--db", str(pruned), "--subspace", "9-9"])
+    assert bad.exit_code == 2 and "UsageError: no file of subspace 9-9" in bad.output
 
 
 def _same_dtw(a, b):

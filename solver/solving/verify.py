@@ -18,7 +18,7 @@ from ..format.fileformat import TableFile, check_file, longest_of, plane_stats
 from ..database.folders import (DRAWS_SUFFIX, DTW_SUFFIX, SUFFIX, beside, file_in, find_tables,
                                 misplaced, read_draws, read_planes, sibling_ruleset,
                                 stored_values, subspace_of)
-from ..core.errors import CorruptDatabaseError
+from ..core.errors import CorruptDatabaseError, UsageError
 from ..hashing.index import Hasher
 from ..core.progress import Reporter
 from ..hashing.subspaces import (Subspace, full_board_draws, hand_children, placement_children, reads_file,
@@ -62,13 +62,16 @@ KINDS = {"values": SUFFIX, "dtw": DTW_SUFFIX, "draws": DRAWS_SUFFIX}
 
 
 def verify(root: str, reporter: Reporter | None = None, forward: bool = True,
-           sample: int | None = None, on_file=None, kinds=None) -> VerifyReport:
+           sample: int | None = None, on_file=None, kinds=None,
+           subspaces=None) -> VerifyReport:
     """Check every file under ``root``: header and checksum, then (``forward``) every stored
     value from its children. ``sample``: check files of more positions than that on
     a fixed random sample of that many slots instead (the report says how many were checked).
     Applies to movement files too. ``kinds`` (some of :data:`KINDS`; all by default): the
     files whose values are checked forward; every file's header and checksum is checked still
-    (the others are the checked ones' inputs). ``on_file(FileReport)`` is called once per file
+    (the others are the checked ones' inputs). ``subspaces`` (names such as ``9-8`` or
+    ``8-8+1+1``; all by default): likewise, only their files are checked forward; a name that
+    no file under ``root`` has is refused. ``on_file(FileReport)`` is called once per file
     as soon as its report is final (a failed checksum at once, the others after their forward
     check), so that a long check killed part way has said what it found."""
     kinds = set(KINDS) if kinds is None else set(kinds)
@@ -81,6 +84,8 @@ def verify(root: str, reporter: Reporter | None = None, forward: bool = True,
     by_kind = {k: find_tables(root, suffix) for k, suffix in KINDS.items()}
     paths = [p for k in KINDS for p in by_kind[k]]
     asked = {p for k in kinds for p in by_kind[k]}
+    if subspaces is not None:
+        asked = _of_subspaces(root, asked, paths, subspaces)
     headers = {}
     with rep.bar(total=len(paths), desc="headers and checksums", unit="file") as bar:
         for path in paths:
@@ -102,6 +107,19 @@ def verify(root: str, reporter: Reporter | None = None, forward: bool = True,
                 done(fr)
                 bar.update(1)
     return report
+
+
+def _of_subspaces(root, asked, paths, names):
+    """The files of ``asked`` whose subspace is one of ``names``; a name that is not a subspace's,
+    or that no file of ``paths`` has, is refused by name."""
+    wanted = {Subspace.parse(str(n).strip()).name for n in names}
+    if not wanted:
+        raise UsageError("subspaces to check: give at least one name (e.g. 9-8 or 8-8+1+1)")
+    there = {subspace_of(p) for p in paths}
+    missing = sorted(wanted - there)
+    if missing:
+        raise UsageError(f"no file of subspace {', '.join(missing)} under {root}")
+    return {p for p in asked if subspace_of(p) in wanted}
 
 
 class DtwPlanes:
