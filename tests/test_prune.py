@@ -369,6 +369,8 @@ def test_verify_recomputes_only_the_subspaces_asked(six_dbs, tmp_path):
     assert {os.path.basename(f.path) for f in other.files if f.checked} == {"3-3.mtb", "3-3.mtw"}
     with pytest.raises(UsageError, match="no file of subspace 9-9"):
         verify(root, reporter=QUIET, subspaces=["4-3", "9-9"])
+    with pytest.raises(UsageError, match="no draws file of subspace 4-3 under"):
+        verify(root, reporter=QUIET, subspaces=["4-3"], kinds=["draws"])
     with pytest.raises(UsageError, match="bad subspace name 'four'"):
         verify(root, reporter=QUIET, subspaces=["four"])
 

@@ -85,7 +85,7 @@ def verify(root: str, reporter: Reporter | None = None, forward: bool = True,
     paths = [p for k in KINDS for p in by_kind[k]]
     asked = {p for k in kinds for p in by_kind[k]}
     if subspaces is not None:
-        asked = _of_subspaces(root, asked, paths, subspaces)
+        asked = _of_subspaces(root, asked, paths, subspaces, kinds)
     headers = {}
     with rep.bar(total=len(paths), desc="headers and checksums", unit="file") as bar:
         for path in paths:
@@ -109,16 +109,17 @@ def verify(root: str, reporter: Reporter | None = None, forward: bool = True,
     return report
 
 
-def _of_subspaces(root, asked, paths, names):
+def _of_subspaces(root, asked, paths, names, kinds):
     """The files of ``asked`` whose subspace is one of ``names``; a name that is not a subspace's,
-    or that no file of ``paths`` has, is refused by name."""
+    or that no file of ``paths`` (of the ``kinds`` asked) has, is refused by name."""
     wanted = {Subspace.parse(str(n).strip()).name for n in names}
     if not wanted:
         raise UsageError("subspaces to check: give at least one name (e.g. 9-8 or 8-8+1+1)")
-    there = {subspace_of(p) for p in paths}
-    missing = sorted(wanted - there)
-    if missing:
-        raise UsageError(f"no file of subspace {', '.join(missing)} under {root}")
+    for among, what in ((paths, "file"), (asked, " or ".join(k for k in KINDS if k in kinds)
+                                          + " file")):
+        missing = sorted(wanted - {subspace_of(p) for p in among})
+        if missing:
+            raise UsageError(f"no {what} of subspace {', '.join(missing)} under {root}")
     return {p for p in asked if subspace_of(p) in wanted}
 
 
