@@ -115,12 +115,15 @@ def _of_subspaces(root, asked, paths, names, kinds):
     wanted = {Subspace.parse(str(n).strip()).name for n in names}
     if not wanted:
         raise UsageError("subspaces to check: give at least one name (e.g. 9-8 or 8-8+1+1)")
-    for among, what in ((paths, "file"), (asked, " or ".join(k for k in KINDS if k in kinds)
-                                          + " file")):
-        missing = sorted(wanted - {subspace_of(p) for p in among})
-        if missing:
-            raise UsageError(f"no {what} of subspace {', '.join(missing)} under {root}")
-    return {p for p in asked if subspace_of(p) in wanted}
+    missing = sorted(wanted - {subspace_of(p) for p in paths})
+    if missing:
+        raise UsageError(f"no file of subspace {', '.join(missing)} under {root}")
+    kept = {p for p in asked if subspace_of(p) in wanted}
+    missing = sorted(wanted - {subspace_of(p) for p in kept})
+    if missing:
+        of = " or ".join(k for k in KINDS if k in kinds)
+        raise UsageError(f"no {of} file of subspace {', '.join(missing)} under {root}")
+    return kept
 
 
 class DtwPlanes:
