@@ -152,7 +152,7 @@ def solve(subspace_names, out, phase, max_pieces, jobs, dask_address, show_plan,
         raise UsageError("--max-pieces applies to the movement phase only")
     job_list, deps = schedule.job_graph(variant, targets, max_pieces, phase, dtw, draws)
     if show_plan:
-        echo_lines(reports.plan_lines(variant, job_list, deps))
+        echo_lines(reports.plan_lines(variant, job_list, deps, out if os.path.isdir(out) else None))
         return
     reporter = reporter_of(quiet, progress)
     kwargs, close = schedule.executor_options(variant, reporter, jobs, dask_address)

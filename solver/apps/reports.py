@@ -13,7 +13,7 @@ from ..core.position import COLOR_NAMES, Position
 from ..core.errors import MorrisError
 from ..hashing.index import Hasher, count_positions, slot_count
 from ..hashing.subspaces import Subspace, movement_subspaces, placement_subspaces
-from ..solving.schedule import ALONE, critical_path, estimate, human_bytes, human_time
+from ..solving.schedule import ALONE, critical_path, estimate, human_bytes, human_time, present_jobs
 from ..format.fileformat import TableFile
 from ..database.folders import beside
 from ..core.variants import variant_from_fields
@@ -188,28 +188,43 @@ def subspace_table(rows: list[dict]) -> list[str]:
     return out
 
 
-def plan_lines(variant, job_list, deps) -> list[str]:
-    """``morris solve --plan``: the jobs, the critical path, and the estimate."""
+def plan_lines(variant, job_list, deps, out=None) -> list[str]:
+    """``morris solve --plan``: the jobs, the critical path, and the estimate; with ``out`` (an
+    existing database folder), how many of the jobs have their files there and what is left."""
     p = critical_path(variant, job_list, deps)
-    out = [f"{plural(len(p.jobs), 'job')}, {p.total:,} positions"]
+    lines = [f"{plural(len(p.jobs), 'job')}, {p.total:,} positions"]
     for j in p.jobs:
         needs = ", ".join(d.name for d in p.deps[j]) or "-"
-        out.append(f"  {j.name:<14} {p.weight[j]:>15,} positions  needs {needs}")
-    out.append(f"critical path ({len(p.critical)} jobs, {p.critical_weight:,} positions, "
+        lines.append(f"  {j.name:<14} {p.weight[j]:>15,} positions  needs {needs}")
+    lines.append(f"critical path ({len(p.critical)} jobs, {p.critical_weight:,} positions, "
                f"{100 * p.critical_weight / max(1, p.total):.1f}% of all):")
-    out.append("  " + " -> ".join(j.name for j in p.critical))
-    out.append(f"no number of machines can finish sooner than the critical path: at most "
+    lines.append("  " + " -> ".join(j.name for j in p.critical))
+    lines.append(f"no number of machines can finish sooner than the critical path: at most "
                f"{p.total / max(1, p.critical_weight):.2f}x the speed of one machine of the same kind")
     secs, size = estimate(variant, p.jobs)
-    out.append(f"estimate: about {human_time(secs)} on 2 cores and {human_bytes(size)} of files "
+    lines.append(f"estimate: about {human_time(secs)} on 2 cores and {human_bytes(size)} of files "
                f"(rates measured on the standard board, docs/benchmarks.md; complete files are "
                f"kept, so a rerun does less)")
     if p.jobs:
         heavy = max(p.jobs, key=lambda j: j.memory(variant))
-        out.append(f"peak memory: about {human_bytes(heavy.memory(variant))} (the heaviest job, "
+        lines.append(f"peak memory: about {human_bytes(heavy.memory(variant))} (the heaviest job, "
                    f"{heavy.name}; one job at a time; --jobs N runs those under "
                    f"{ALONE // 1_000_000} M positions N at once, the larger ones alone)")
-    return out
+    if out is not None:
+        lines.extend(progress_lines(variant, p, out))
+    return lines
+
+
+def progress_lines(variant, p, out) -> list[str]:
+    """How far a run into ``out`` is: the jobs whose files are there, and the estimate of the rest."""
+    done = set(present_jobs(out, variant, p.jobs))
+    left = [j for j in p.jobs if j not in done]
+    positions = sum(p.weight[j] for j in done)
+    secs, size = estimate(variant, left)
+    return [f"in {out}: {len(done):,} of {len(p.jobs):,} jobs have their files "
+            f"({positions:,} of {p.total:,} positions, {100 * positions / max(1, p.total):.1f}%); "
+            f"left: {plural(len(left), 'job')}, about {human_time(secs)} on 2 cores and "
+            f"{human_bytes(size)} of files"]
 
 
 def solve_line(summary, out) -> str:

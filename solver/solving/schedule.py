@@ -173,6 +173,13 @@ def critical_path(variant, jobs, deps) -> Plan:
     return Plan(jobs, deps, weight, sum(weight.values()), heavy[1], heavy[0])
 
 
+def present_jobs(out, variant, jobs) -> list:
+    """The jobs of ``jobs`` whose every file is present under ``out`` (not read: a resume checks
+    each one's header and checksum before it trusts it). For ``morris solve --plan`` over a run
+    in progress: what is done, and what is left."""
+    return [j for j in jobs if all(os.path.isfile(path) for path, _ in j.files(out, variant))]
+
+
 def run_job(out: str, variant_desc: dict, job: Job, threads: int | None = None, slot: int = 0,
             quiet: bool = True, keep_memory: bool = False, handoff: Handoff | None = None) -> dict:
     """Run one job in this process (a worker's entry point: plain arguments, picklable), its
