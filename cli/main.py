@@ -23,6 +23,7 @@ from morris.apps.advice import error_line  # noqa: E402
 from morris.core.errors import MorrisError, UsageError  # noqa: E402
 from morris.core.position import Position  # noqa: E402
 
+from . import help as help_table
 from .options import (Dir, MorrisGroup, Number, OutFile, db_option, echo_above_bars, echo_lines,
                       lookup_db_option, make_variant, open_lookup, quiet_option, reporter_of,
                       say_search, search_option, seed_option, variant_options)
@@ -34,7 +35,8 @@ def cli():
     """Nine Men's Morris toolkit: rules, endgame databases, perfect play.
 
     POSITION arguments take the compact notation ("a1,d1,g1/a7,d7,g7 w", with "w 7 8" for
-    pieces in hand), Sanmill's FEN, or "start".
+    pieces in hand), Sanmill's FEN, or "start". morris COMMAND -h gives a command's options and
+    an example; start with: morris query start
     """
 
 
@@ -328,6 +330,8 @@ from .games import annotate, line, match, play  # noqa: E402 (commands of their 
 
 for command in (line, play, match, annotate):
     cli.add_command(command)
+
+help_table.apply(cli)  # every command's line in `morris --help` and its example (cli/help.py)
 
 
 def main(argv=None):
