@@ -20,7 +20,7 @@ import click  # noqa: E402
 
 from morris.apps import reports  # noqa: E402
 from morris.apps.advice import error_line  # noqa: E402
-from morris.core.errors import MorrisError, UsageError  # noqa: E402
+from morris.core.errors import DataError, MorrisError, UsageError  # noqa: E402
 from morris.core.position import Position  # noqa: E402
 
 from . import help as help_table
@@ -263,7 +263,8 @@ def stats(db, as_json, plot_path):
 @quiet_option
 def verify(db, checksums_only, sample, kinds, subspaces, quiet, progress):
     """Check every file's checksum, then recompute every stored value from the stored values
-    of its successors (a forward check independent of the solver). Exit 0 only when all agree."""
+    of its successors (a forward check independent of the solver). Exit 0 only when all agree,
+    3 (a damaged database) when any file fails."""
     from morris.solving.verify import verify as run
 
     report = run(db, reporter_of(quiet, progress), forward=not checksums_only, sample=sample,
@@ -271,7 +272,7 @@ def verify(db, checksums_only, sample, kinds, subspaces, quiet, progress):
                  kinds=kinds or None, subspaces=subspaces or None)
     click.echo(reports.verify_summary(report, db))
     if not report.ok:
-        sys.exit(1)
+        sys.exit(DataError.exit_status)
 
 
 @cli.command()

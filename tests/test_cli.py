@@ -94,7 +94,7 @@ def test_verify_exit_codes(solved, tmp_path):
     p = db / "six-nofly" / "3-3.mtb"
     p.write_bytes(p.read_bytes()[:-100])
     r = CliRunner().invoke(cli, ["verify", "--db", str(db), "--quiet"])
-    assert r.exit_code == 1 and "FAIL" in r.output and "3-3.mtb" in r.output
+    assert r.exit_code == 3 and "FAIL" in r.output and "3-3.mtb" in r.output
 
 
 def test_verify_says_each_file_as_it_ends(solved, tmp_path, monkeypatch):

@@ -229,7 +229,7 @@ def test_verify_checks_draw_values_and_catches_a_wrong_one(draws_db, tmp_path):
         planes[name][i] += change  # a plausible value, just not this position's
         rewrite_side(path, header, planes, anchors, stored)
         r = CliRunner().invoke(cli, ["verify", "--db", str(db), "--quiet"])
-        assert r.exit_code == 1
+        assert r.exit_code == 3
         assert f"FAIL {path}: 1 of" in r.output and f"slot {i}" in r.output
         rewrite_side(path, header, good, anchors, stored)
 

@@ -167,7 +167,7 @@ def test_verify_catches_a_wrong_dtw_with_a_valid_checksum(dtw_db, tmp_path):
     planes["dtw"][i] += 2  # still a possible distance, just not this position's
     rewrite_side(path, header, planes, anchors, stored)
     r = CliRunner().invoke(cli, ["verify", "--db", str(db), "--quiet"])
-    assert r.exit_code == 1
+    assert r.exit_code == 3
     assert f"FAIL {path}: 1 of" in r.output and f"slot {i}" in r.output
 
 

@@ -149,7 +149,7 @@ def test_verify_catches_a_wrong_placement_value_with_a_valid_checksum(placed, tm
     if what == "distance":
         return  # (the command's exit code and report: once, for the wrong value)
     result = CliRunner().invoke(cli, ["verify", "--db", str(db), "--quiet"])
-    assert result.exit_code == 1
+    assert result.exit_code == 3
     assert "FAIL" in result.output and "3-4+1+0" in result.output and "1 of" in result.output
 
 

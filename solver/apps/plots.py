@@ -13,7 +13,7 @@ import os
 import numpy as np
 
 from ..core.atomic import write_atomic
-from ..format.fileformat import TableFile
+from ..database.folders import open_found
 from ..core.errors import MorrisError, UsageError
 from ..core.codes import LOSS, WIN
 from ..core.counting import histograms
@@ -29,7 +29,7 @@ def distance_histograms(paths) -> list[dict]:
     out = []
     hashers = {}
     for path in paths:
-        with TableFile(path) as tf:
+        with open_found(path) as tf:
             vals, dtc = tf.values_all(), tf.dtc_all()
             h = tf.header
         board = BOARDS[h["board"]]

@@ -14,8 +14,7 @@ from ..core.errors import MorrisError
 from ..hashing.index import Hasher, count_positions, slot_count
 from ..hashing.subspaces import Subspace, movement_subspaces, placement_subspaces
 from ..solving.schedule import ALONE, critical_path, estimate, human_bytes, human_time, present_jobs
-from ..format.fileformat import TableFile
-from ..database.folders import beside
+from ..database.folders import beside, open_found
 from ..core.variants import variant_from_fields
 
 
@@ -237,7 +236,7 @@ def stats_rows(paths) -> list[dict]:
     """``morris stats``: per file the counts its header records, and its size."""
     rows = []
     for path in paths:
-        with TableFile(path) as tf:
+        with open_found(path) as tf:
             h = tf.header
             row = {
                 "ruleset": h["ruleset"], "subspace": h["subspace"], "positions": h["positions"],
@@ -260,7 +259,7 @@ def stats_rows(paths) -> list[dict]:
 
 def _draw_stats(path) -> dict:
     """A draw-value file's rank and the range of its draw values (docs/draws.md)."""
-    with TableFile(path) as tf:
+    with open_found(path) as tf:
         h = tf.header
     vals = [int(k) for k in h.get("draw_values", {})]
     return {"rank": h.get("rank"), "draw_values": h.get("draw_values", {}),
@@ -269,7 +268,7 @@ def _draw_stats(path) -> dict:
 
 def _dtw_stats(path) -> dict:
     """The longest dtw win and loss of a dtw file, each with one position that has it."""
-    with TableFile(path) as tf:
+    with open_found(path) as tf:
         h = tf.header
     variant = variant_from_fields(h)
     sub = Subspace.parse(h["subspace"])
@@ -349,8 +348,8 @@ def stats_table(rows: list[dict]) -> list[str]:
 def verify_line(f) -> str:
     """One file's line of ``morris verify`` (a ``FileReport``): ok, FAIL or SKIP, and what was
     checked."""
-    if f.checksum != "ok":
-        return f"FAIL {f.path}: {f.checksum}"
+    if f.checksum != "ok":  # (the problem names the file already: said once)
+        return f"FAIL {f.path}: {f.checksum.removeprefix(f'{f.path}: ')}"
     if f.skipped:
         return f"SKIP {f.path}: {f.skipped}"
     if f.mismatches:

@@ -12,12 +12,11 @@ from urllib.parse import urlencode
 import numpy as np
 
 from ..core.errors import UsageError
-from ..database.folders import file_in, find_tables, named_ruleset_dir
+from ..database.folders import file_in, find_tables, named_ruleset_dir, open_found
 from .reports import stats_rows
 from ..core.variants import VARIANTS, variant_from_fields
 from ..core.codes import LOSS, WIN
 from ..core.counting import histograms
-from ..format.fileformat import TableFile
 from ..hashing.index import Hasher
 from ..hashing.subspaces import Subspace
 
@@ -94,7 +93,7 @@ def dtw_histogram(tb, ruleset: str, subspace: str) -> tuple:
             continue
         path, wpath = file_in(d, sub), file_in(d, sub, "dtw")
         try:
-            with TableFile(path) as tf, TableFile(wpath):
+            with open_found(path) as tf, open_found(wpath):
                 variant = variant_from_fields(tf.header)
                 vals = tf.values_all()
             dtw = read_full_dtw(wpath, vals)

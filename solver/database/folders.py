@@ -26,7 +26,7 @@ DTW_SUFFIX = KIND_SUFFIX["dtw"]
 DRAWS_SUFFIX = KIND_SUFFIX["draw"]
 
 #: the perfect hash the files are indexed by (index.py)
-HASH_SCHEME = "anchor-orbit-colex-v1"
+from ..format.header import HASH_SCHEME  # noqa: E402 (the one name of the hash)
 
 
 def ruleset_dir(out, variant) -> str:
@@ -187,6 +187,19 @@ def open_checked(path, variant, sub, kind: str = "values") -> TableFile:
     if wrong:
         tf.close()
         raise CorruptDatabaseError(f"{path}: {wrong}")
+    return tf
+
+
+def open_found(path) -> TableFile:
+    """A file found under a database folder, opened for a reader that asks for no rules (stats,
+    the stats page, plots): the gate (TableFile: every header field), and the file where its
+    header says it belongs (its ruleset's folder, its subspace's name; else a
+    ``CorruptDatabaseError``)."""
+    tf = TableFile(path)
+    where = misplaced(path, tf.header)
+    if where:
+        tf.close()
+        raise CorruptDatabaseError(f"{path}: {where}")
     return tf
 
 

@@ -49,6 +49,7 @@ from ..core.codes import DRAW, LOSS, WIN
 from ..core.errors import CorruptDatabaseError
 from ..core.inputs import file_kind
 from ..core.threads import run_tasks
+from .header import HeaderError, check_header
 
 MAGIC = b"MORRISTB"
 END_MAGIC = b"MTBEND\0\0"
@@ -724,6 +725,10 @@ class TableFile:
             # (the trailer is checked with the digest by checksum_ok / morris verify)
             if not isinstance(self.header, dict):
                 raise self._bad("the header is not a JSON object")
+            try:  # every field, against the others, the board, the rules and the layout
+                check_header(self.header, size, version, hlen, self._u64)
+            except HeaderError as exc:
+                raise self._bad(str(exc)) from None
             self.slots = _field(self.header, "slots", 0, MAX_SLOTS)
             self._sec = _Sections(self.path)
             self._selected = {}
@@ -754,6 +759,12 @@ class TableFile:
         self._cache_blocks = cache_blocks
         self._dctx = threading.local()
         self._anchors = None
+
+    def _u64(self, offset: int) -> int:
+        """One uint64 of the file (an offset table's entry), for the header's check."""
+        if not 0 <= offset <= len(self._mm) - 8:
+            raise HeaderError(f"an offset table entry at {offset} lies outside the file")
+        return struct.unpack_from("<Q", self._mm, offset)[0]
 
     def _read_section(self, name: str, sec, size: int) -> None:
         """Check one section's entry in the header and keep where it lies (and its
