@@ -13,12 +13,14 @@ planted in a database folder; then every consumer asked to use it:
   expectations): refused.
 
 The files: Six Men's Morris 3-3's values, dtw and draw-value files, a values file of rules with a
-no-removal limit (its curse plane), and the standard opening book's first placement files (what
-``data/`` ships), a few hundred forgeries in all (``test_the_battery_is_large``).
+no-removal limit (its curse plane), the standard opening book's 2-2+7+7 (what ``data/`` ships),
+and 3-3 of Morabaraba and of Lasker Morris: over 3,000 forgeries in all
+(``test_the_battery_is_large``).
 """
 
 import json
 import os
+import re
 import shutil
 
 import pytest
@@ -39,6 +41,9 @@ LIMITED = ["--variant", "six", "--no-removal-limit", "8"]
 SIX_WIN, SIX_DRAW = "a1,d1,g1/a7,d7,b6 w", "a1,a4,d2/b6,d1,d6 w"
 BOOK_WIN, BOOK_DRAW = "a1,d1/a7,d7 w 7 7", "a1,g7/b2,d7 w 7 7"
 SIX_SOLVE = SIX + ["--max-pieces", "3", "--dtw", "--draws"]
+MORABARABA, LASKER = ["--variant", "morabaraba"], ["--variant", "lasker"]
+#: a win of 3-3 on the standard board's points (both games), a draw of Lasker's 3-3
+M_WIN, L_DRAW = "d5,e4,e5/d6,f4,f6 w", "b4,d5,f6/c4,c5,d6 w"
 
 #: (file under the base folder, rule flags, the position every consumer asks, the solve that
 #: writes it again where a resume can)
@@ -50,6 +55,11 @@ FILES = {
     "book-values": ("standard/2-2+7+7.mtb", [], BOOK_WIN, None),
     "book-dtw": ("standard/2-2+7+7.mtw", [], BOOK_WIN, None),
     "book-draws": ("standard/2-2+7+7.mdv", [], BOOK_DRAW, None),
+    # round 4's games: the hand counted (Morabaraba), the place-or-move turn (Lasker Morris)
+    "morabaraba-values": ("morabaraba-hand/3-3.mtb", MORABARABA, M_WIN, MORABARABA + ["3-3", "--dtw", "--draws"]),
+    "morabaraba-dtw": ("morabaraba-hand/3-3.mtw", MORABARABA, M_WIN, MORABARABA + ["3-3", "--dtw", "--draws"]),
+    "lasker-values": ("standard-hand-lasker/3-3.mtb", LASKER, M_WIN, LASKER + ["3-3", "--dtw", "--draws"]),
+    "lasker-draws": ("standard-hand-lasker/3-3.mdv", LASKER, L_DRAW, LASKER + ["3-3", "--dtw", "--draws"]),
 }
 #: the book's subspaces in the base folder: 2-2+7+7 and the children of its positions
 BOOK = ("2-2+7+7", "2-3+7+6", "1-3+7+6")
@@ -66,6 +76,10 @@ def base(tmp_path_factory):
     q = Reporter(quiet=True)
     solve(out, get_variant("six"), max_pieces=3, reporter=q, dtw=True, draws=True)
     solve(out, get_variant("six", no_removal_limit=8), max_pieces=3, reporter=q)
+    from morris.hashing.subspaces import Subspace
+
+    for name in ("morabaraba", "lasker"):
+        solve(out, get_variant(name), targets=[Subspace(3, 3)], reporter=q, dtw=True, draws=True)
     (out / "standard").mkdir()
     for name in BOOK:
         for suffix in (".mtb", ".mtw", ".mdv"):
@@ -133,7 +147,11 @@ OTHER = {"values": ["six-nofly-limit8/3-3.mtb", "six-nofly/3-3.mtw", "six-nofly/
          "limited": ["six-nofly/3-3.mtb"],
          "book-values": ["standard/2-3+7+6.mtb", "standard/2-2+7+7.mtw"],
          "book-dtw": ["standard/2-3+7+6.mtw", "six-nofly/3-3.mtw"],
-         "book-draws": ["standard/2-3+7+6.mdv", "standard/2-2+7+7.mtb"]}
+         "book-draws": ["standard/2-3+7+6.mdv", "standard/2-2+7+7.mtb"],
+         "morabaraba-values": ["standard-hand-lasker/3-3.mtb", "morabaraba-hand/3-3.mtw"],
+         "morabaraba-dtw": ["standard-hand-lasker/3-3.mtw", "six-nofly/3-3.mtw"],
+         "lasker-values": ["morabaraba-hand/3-3.mtb", "six-nofly/3-3.mtb"],
+         "lasker-draws": ["morabaraba-hand/3-3.mdv", "standard-hand-lasker/3-3.mtb"]}
 
 
 class _OnFile:
@@ -156,7 +174,8 @@ def all_cases(base):
 
 
 def test_the_battery_is_large(base):
-    assert len(all_cases(base)) >= 200
+    """At least 200 forged files (the issue asks for 200); 3,664 at this writing."""
+    assert len(all_cases(base)) >= 3000
 
 
 def plant(base, tmp_path, kind, change):
@@ -173,6 +192,8 @@ def plant(base, tmp_path, kind, change):
     before = header_of(path)
     intended = json.loads(json.dumps(before))
     change(intended)
+    if intended == before:  # (no change for this file: count_hand set where it is set already)
+        return d, path, False
     if not forge_header(path, change, whole=True):
         return d, path, False
     # forge_header makes room by dropping the generator: a forgery of the generator itself
@@ -252,7 +273,7 @@ def _expected(kind):
     from morris.hashing.subspaces import Subspace
 
     rel, flags = FILES[kind][:2]
-    variant = get_variant("six", no_removal_limit=8 if "8" in flags else None) if flags else get_variant("standard")
+    variant = _variant(flags)
     name = os.path.basename(rel)
     sub = Subspace.parse(name.rsplit(".", 1)[0])
     return file_fields(variant, sub, {"mtb": "values", "mtw": "dtw", "mdv": "draw"}[name.rsplit(".", 1)[1]])
@@ -270,12 +291,24 @@ def _verify_refuses(r, path):
                for line in r.output.splitlines()), r.output
 
 
-def _parsed(position, flags):
-    from morris.core.position import Position
+def _names(flags):
+    """(variant name, no-removal limit or None) of a list of rule flags."""
+    name = flags[flags.index("--variant") + 1] if "--variant" in flags else "standard"
+    limit = int(flags[flags.index("--no-removal-limit") + 1]) if "--no-removal-limit" in flags else None
+    return name, limit
+
+
+def _variant(flags):
     from morris.core.variants import get_variant
 
-    variant = get_variant("six", no_removal_limit=8 if "8" in flags else None) if flags else get_variant("standard")
-    return Position.parse(position.replace(" c=0", ""), variant)
+    name, limit = _names(flags)
+    return get_variant(name, no_removal_limit=limit)
+
+
+def _parsed(position, flags):
+    from morris.core.position import Position
+
+    return Position.parse(position.replace(" c=0", ""), _variant(flags))
 
 
 def _game(position, flags):
@@ -285,9 +318,10 @@ def _game(position, flags):
 
 def _engine_input(position, flags):
     where = f"fen {_parsed(position, flags).to_fen()}"
-    setup = "setoption name Variant value six\n" if flags else ""
-    if "8" in flags:
-        setup += "setoption name NoRemovalLimit value 8\n"
+    name, limit = _names(flags)
+    setup = f"setoption name Variant value {name}\n"
+    if limit:
+        setup += f"setoption name NoRemovalLimit value {limit}\n"
     return f"{setup}position {where}\ngo\nquit\n"
 
 
@@ -299,11 +333,10 @@ def _engine_refuses(r, path):
 
 
 def _params(position, flags):
-    params = {"position": position}
-    if flags:
-        params["variant"] = "six"
-    if "8" in flags:
-        params["no_removal_limit"] = "8"
+    name, limit = _names(flags)
+    params = {"position": position, "variant": name}
+    if limit:
+        params["no_removal_limit"] = str(limit)
     return params
 
 
@@ -355,9 +388,10 @@ def test_every_consumer_answers_from_the_files_unforged(base, tmp_path, kind, cl
 
 
 #: without --runslow, every consumer is asked about every SAMPLE-th forgery of each file (and
-#: the gate about every one): the whole battery (2,261 files, 8 consumers each) takes about
-#: 4 minutes of one core, the sample a sixth of that
-SAMPLE = 6
+#: the gate about every one); Morabaraba's and Lasker's resumes solve their pair again (0.6
+#: and 1.2 s a forgery), so fewer of theirs. The whole battery (3,664 files, 8 consumers each)
+#: took 31 minutes of one core beside a solve (--runslow, 0 not refused).
+SAMPLE = {kind: 40 if kind.startswith(("morabaraba", "lasker")) else 6 for kind in FILES}
 
 
 @pytest.mark.parametrize("kind", list(FILES))
@@ -366,8 +400,24 @@ def test_every_consumer_refuses_every_forged_file(base, tmp_path, kind, client_o
     wrong, asked = [], 0
     mine = [(name, change) for k, name, change in all_cases(base) if k == kind]
     for i, (name, change) in enumerate(mine):
-        full = every or i % SAMPLE == 0
+        full = every or i % SAMPLE[kind] == 0
         asked += full
         wrong += consumers_refuse(base, tmp_path, kind, name, change, client_of, every=full)
-    assert asked >= len(mine) // SAMPLE
+    assert asked >= len(mine) // SAMPLE[kind]
     assert not wrong, f"{len(wrong)} not refused:\n" + "\n".join(wrong[:40])
+
+
+def test_no_consumer_skips_the_header_check():
+    """``TableFile(..., schema=False)`` is for the format's own tests of made-up headers: no module
+    of the package or the command line passes it."""
+    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    found = []
+    for folder in ("solver", "cli", "scripts"):
+        for d, _, names in os.walk(os.path.join(root, folder)):
+            for n in names:
+                if not n.endswith(".py"):
+                    continue
+                with open(os.path.join(d, n), encoding="utf-8") as f:
+                    if re.search(r"(?<![A-Za-z_])schema=False", f.read()):
+                        found.append(os.path.join(d, n))
+    assert found == [os.path.join(root, "solver", "format", "fileformat.py")], found

@@ -34,7 +34,7 @@ def test_dtw_round_trip_by_bulk_and_by_slot(tmp_path, parity):
     values, dtw = _planes(n, 1, parity)
     _values_file(tmp_path / "v.mtb", values, 2)
     write_distance_table(tmp_path / "v.mtw", {"kind": "dtw"}, "dtw", dtw, np.arange(3), values)
-    with TableFile(tmp_path / "v.mtb") as vf, TableFile(tmp_path / "v.mtw") as tw:
+    with TableFile(tmp_path / "v.mtb", schema=False) as vf, TableFile(tmp_path / "v.mtw", schema=False) as tw:
         sec = tw.header["sections"]["dtw"]
         assert sec["select"] == "decided" and sec["halved"] is parity
         assert sec["codec"] == ("uint8" if parity else "uint16")
@@ -53,7 +53,7 @@ def test_unused_slots_do_not_stop_halving(tmp_path):
     bad = int(np.flatnonzero(values == WIN)[3])
     dtw[bad], used[bad] = 0, False  # an unused slot holding a neighbour's win, dtw 0
     write_distance_table(tmp_path / "v.mtw", {"kind": "dtw"}, "dtw", dtw, np.arange(3), values, used)
-    with TableFile(tmp_path / "v.mtw") as tw:
+    with TableFile(tmp_path / "v.mtw", schema=False) as tw:
         assert tw.header["sections"]["dtw"]["halved"] is True
         got = tw.distance_all("dtw", values)
     assert np.array_equal(got[used], dtw[used])
@@ -67,7 +67,7 @@ def test_draw_values_keep_only_the_draws(tmp_path):
     dd = np.where(values == DRAW, rng.integers(0, 90, n), 0).astype(np.uint8)
     _values_file(tmp_path / "v.mtb", values, 7)
     write_planes(tmp_path / "v.mdv", {"kind": "draw"}, {"dv": dv, "dd": dd}, np.arange(3), 6, values)
-    with TableFile(tmp_path / "v.mtb") as vf, TableFile(tmp_path / "v.mdv") as td:
+    with TableFile(tmp_path / "v.mtb", schema=False) as vf, TableFile(tmp_path / "v.mdv", schema=False) as td:
         assert td.header["sections"]["dv"]["select"] == "drawn"
         assert np.array_equal(td.distance_all("dv", values), dv)
         assert np.array_equal(td.distance_all("dd", values), dd)
@@ -81,7 +81,7 @@ def test_a_values_file_that_selects_other_slots_is_named(tmp_path):
     write_distance_table(tmp_path / "v.mtw", {"kind": "dtw"}, "dtw", dtw, np.arange(3), values)
     other = values.copy()
     other[np.flatnonzero(values == DRAW)[:5]] = LOSS  # five more decided slots than written
-    with TableFile(tmp_path / "v.mtw") as tw:
+    with TableFile(tmp_path / "v.mtw", schema=False) as tw:
         with pytest.raises(CorruptDatabaseError, match="dtw section does not hold"):
             tw.distance_all("dtw", other)
         fewer = values.copy()
@@ -110,7 +110,7 @@ def test_sections_read_in_runs_of_blocks_on_threads_are_the_same(tmp_path, monke
     values, dtw = _planes(n, 11)
     _values_file(tmp_path / "v.mtb", values, 12)
     write_distance_table(tmp_path / "v.mtw", {"kind": "dtw"}, "dtw", dtw, np.arange(3), values)
-    with TableFile(tmp_path / "v.mtb") as vf, TableFile(tmp_path / "v.mtw") as tw:
+    with TableFile(tmp_path / "v.mtb", schema=False) as vf, TableFile(tmp_path / "v.mtw", schema=False) as tw:
         assert np.array_equal(vf.values_all(), values)
         assert np.array_equal(tw.distance_all("dtw", values), dtw)
         dtc = vf.dtc_all()
