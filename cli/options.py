@@ -108,41 +108,39 @@ class Dir(click.ParamType):
         return path
 
 
+def _rule_option(field):
+    """The click option of one rule field, from its declaration (morris.core.rulefields)."""
+    if field.kind is bool:
+        return click.option(field.option, field.name, default=None, help=field.help)
+    if field.kind is int:
+        return click.option(field.option, field.name, type=Number(field.lo, field.hi), default=None,
+                            metavar=field.metavar, help=field.help)
+    return click.option(field.option, field.name, type=click.Choice(list(field.choices)),
+                        default=None, help=field.help)
+
+
 def variant_options(f):
-    """--variant and the rule flags, shared by every command that reads positions."""
+    """--variant, --rules and an option for every rule field, shared by every command that reads
+    positions."""
+    from morris.core.variants import RULE_FIELDS, variant_names
+
     for opt in reversed([
-        click.option("--variant", default=None, show_default="standard",
-                     help="standard, standard-3 .. standard-8, six, morabaraba, twelve, lasker."),
+        click.option("--variant", default=None, show_default="standard", help=variant_names() + "."),
         click.option("--rules", "rules", default=None, metavar="NAME",
                      help="A preset: the rules of a site or app by name (morris rules lists them); "
                           "the flags below may repeat it, not contradict it."),
-        click.option("--flying/--no-flying", default=None,
-                     help="Whether a player with 3 pieces flies (default: the variant's)."),
-        click.option("--double-mill-removes", type=Number(1, 2), default=None,
-                     help="Pieces removed when one turn closes two mills (default 1)."),
-        click.option("--no-removal-limit", type=Number(1), default=None, metavar="PLIES",
-                     help="Draw after this many plies of the movement phase without a removal "
-                          "(Sanmill's N-move rule N is N+1 here); positions then take a counter, c=N."),
-        click.option("--endgame-no-removal-limit", type=Number(1), default=None, metavar="PLIES",
-                     help="The no-removal limit instead, where a side has exactly 3 pieces."),
-        click.option("--pieces", type=Number(3, 12), default=None, metavar="N",
-                     help="Pieces a side (default: the variant's; e.g. --variant morabaraba --pieces 4)."),
-        click.option("--full-board", type=click.Choice(["draw", "loss"]), default=None,
-                     help="A full board (12 against 12 on 24 points), the side to move blocked: "
-                          "a draw (default) or a loss."),
+        *(_rule_option(field) for field in RULE_FIELDS if field.flag),
     ]):
         f = opt(f)
     return f
 
 
 def make_variant(kw: dict):
-    from morris.core.variants import get_variant
+    """The variant of a command's --variant, --rules and rule options (popped from ``kw``)."""
+    from morris.core.variants import RULE_FIELDS, get_variant
 
-    return get_variant(kw.pop("variant"), flying=kw.pop("flying"),
-                       double_mill_removes=kw.pop("double_mill_removes"),
-                       no_removal_limit=kw.pop("no_removal_limit"),
-                       endgame_no_removal_limit=kw.pop("endgame_no_removal_limit"),
-                       full_board=kw.pop("full_board"), pieces=kw.pop("pieces"), rules=kw.pop("rules"))
+    options = {field.name: kw.pop(field.name) for field in RULE_FIELDS if field.flag}
+    return get_variant(kw.pop("variant"), rules=kw.pop("rules"), **options)
 
 
 #: --db for the commands that read an existing database directory

@@ -3,7 +3,7 @@
 A run lives beside the checkout, never inside it (the checkout is laid anew each session):
 
     ../runs/NAME/env/        its own virtual environment, the project installed from a commit
-    ../runs/NAME/commit      that commit
+    ../runs/NAME/src/        the commit's files (git archive), ../runs/NAME/commit its name
     ../runs/NAME/args.json   the solve's arguments (the same every segment)
     ../runs/NAME/db/         the database (`morris solve --out`)
     ../runs/NAME/logs/run.K.{err,out,heartbeat}   segment K (scripts/timed_solve.sh)
@@ -13,10 +13,12 @@ A run lives beside the checkout, never inside it (the checkout is laid anew each
     python3 scripts/long_run.py resume NAME          # a new segment, the same arguments
     python3 scripts/long_run.py status [NAME]        # segments, jobs done, what is left
     python3 scripts/long_run.py stop NAME            # ends the running segment (it resumes)
+    python3 scripts/long_run.py pause NAME           # stops its processes for a measurement
+    python3 scripts/long_run.py cont NAME            # lets them go on
 
 ``start`` makes the folder and the environment (the checkout's code, pip-installed) the first
 time, then starts a segment; on a folder that exists it resumes with the arguments it has, and
-refuses other arguments. A segment runs niced in the background under /usr/bin/time -v with a
+refuses other arguments. A segment runs at nice 19 in the background under /usr/bin/time -v with a
 heartbeat every 30 s, so a segment killed at a session's end is timed to its last beat. ``status``
 asks the run's own `morris solve --plan` which jobs have their files (a resume still checks every
 file's header and checksum) and sums each segment's wall clock from its heartbeat file.
@@ -62,6 +64,11 @@ def running_pid(d: str) -> int | None:
     return pid
 
 
+#: the longest gap between two heartbeats (30 s apart) counted as running: a longer one is a
+#: pause (`pause`: the whole segment stopped, its heartbeat too)
+BEAT_GAP = 90
+
+
 def segments(d: str) -> list[dict]:
     """Every segment's number, start, last beat, end and exit status, from its heartbeat file."""
     logs, out = os.path.join(d, "logs"), []
@@ -69,6 +76,7 @@ def segments(d: str) -> list[dict]:
     for k in sorted(int(n.split(".")[1]) for n in names
                     if n.startswith("run.") and n.endswith(".heartbeat") and n.split(".")[1].isdigit()):
         seg = {"segment": k, "start": None, "last": None, "rc": None}
+        running = 0  # seconds between beats, a gap of a pause (`pause`) left out
         for line in open(os.path.join(logs, f"run.{k}.heartbeat")):
             words = line.split()
             if not words or not words[0].isdigit():
@@ -76,22 +84,33 @@ def segments(d: str) -> list[dict]:
             t = int(words[0])
             if len(words) > 2 and words[2] == "start":
                 seg["start"] = t
+            elif seg["last"] is not None and t - seg["last"] <= BEAT_GAP:
+                running += t - seg["last"]
             seg["last"] = t
             if len(words) > 3 and words[2] == "end":
                 seg["rc"] = words[-1].removeprefix("rc=")
         if seg["start"] is not None:
-            seg["hours"] = (seg["last"] - seg["start"]) / 3600
+            seg["hours"] = running / 3600
             out.append(seg)
     return out
 
 
 def install(d: str) -> None:
-    """The run's own environment, the checkout's code installed into it (not editable)."""
-    env = os.path.join(d, "env")
-    subprocess.run([sys.executable, "-m", "venv", env], check=True)
-    subprocess.run([os.path.join(env, "bin", "pip"), "install", "-q", REPO], check=True)
+    """The run's own environment, the checkout's last commit installed into it (not editable,
+    and not the working tree's uncommitted changes: the run's code is the commit it names)."""
+    env, src = os.path.join(d, "env"), os.path.join(d, "src")
     commit = subprocess.run(["git", "-C", REPO, "rev-parse", "HEAD"], capture_output=True,
-                            text=True).stdout.strip() or "unknown"
+                            text=True).stdout.strip()
+    if commit:
+        shutil.rmtree(src, ignore_errors=True)
+        os.makedirs(src)
+        archive = subprocess.run(["git", "-C", REPO, "archive", "--format=tar", commit],
+                                 capture_output=True, check=True).stdout
+        subprocess.run(["tar", "-x", "-C", src], input=archive, check=True)
+    else:  # (not a git checkout: the tree as it is)
+        src, commit = REPO, "unknown"
+    subprocess.run([sys.executable, "-m", "venv", env], check=True)
+    subprocess.run([os.path.join(env, "bin", "pip"), "install", "-q", src], check=True)
     with open(os.path.join(d, "commit"), "w") as f:
         f.write(commit + "\n")
 
@@ -120,7 +139,7 @@ def start(runs: str, name: str, args: list[str]) -> None:
         json.dump(args, f)
     os.replace(saved + ".tmp", saved)
     k = max([s["segment"] for s in segments(d)], default=0) + 1
-    cmd = ["nice", "-n", "10", "bash", os.path.join(HERE, "timed_solve.sh"),
+    cmd = ["nice", "-n", "19", "bash", os.path.join(HERE, "timed_solve.sh"),
            os.path.join(d, "logs", "run"), str(k), os.path.join(d, "env", "bin", "morris"),
            "--out", os.path.join(d, "db"), *args]
     with open(os.path.join(d, "logs", f"nohup.{k}"), "w") as log:
@@ -128,7 +147,20 @@ def start(runs: str, name: str, args: list[str]) -> None:
                              start_new_session=True)
     with open(os.path.join(d, "pid"), "w") as f:
         f.write(f"{p.pid}\n")
+    lower_group(p.pid)
     print(f"{name}: segment {k} started (process group {p.pid}): morris solve {' '.join(args)}")
+
+
+def lower_group(pid: int) -> None:
+    """The segment's session (its own, ``start_new_session``) at nice 19 as a whole: with the
+    kernel's autogroups on, a process's nice value weighs only against its own session's, and a
+    session at nice 0 takes an equal share of the cores beside the shell's (a niced run took a
+    core from a foreground test run). Best effort: the file is absent where autogroups are off."""
+    try:
+        with open(f"/proc/{pid}/autogroup", "w") as f:
+            f.write("19")
+    except OSError:
+        pass
 
 
 def stop(runs: str, name: str) -> None:
@@ -138,6 +170,20 @@ def stop(runs: str, name: str) -> None:
         raise RunError(f"{name} is not running")
     os.killpg(pid, signal.SIGTERM)
     print(f"{name}: segment stopped (process group {pid}); `resume {name}` goes on")
+
+
+def pause(runs: str, name: str, cont: bool = False) -> None:
+    """Stop the running segment's processes where they stand (SIGSTOP), or let them go on
+    (SIGCONT): for a measurement that must have the cores to itself. The pause is not counted
+    in the segment's hours (its heartbeat stops too)."""
+    d = run_dir(runs, name)
+    pid = running_pid(d)
+    if pid is None:
+        raise RunError(f"{name} is not running")
+    os.killpg(pid, signal.SIGCONT if cont else signal.SIGSTOP)
+    with open(os.path.join(d, "logs", "pauses"), "a") as f:
+        f.write(f"{int(time.time())} {'cont' if cont else 'pause'}\n")
+    print(f"{name}: {'going on' if cont else 'paused; `cont ' + name + '` goes on'} (process group {pid})")
 
 
 def status(runs: str, name: str) -> list[str]:
@@ -184,7 +230,7 @@ def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--runs", default=DEFAULT_RUNS, help="where runs live (default ../runs)")
     sub = ap.add_subparsers(dest="what", required=True)
-    for what in ("start", "resume", "stop", "status"):
+    for what in ("start", "resume", "stop", "pause", "cont", "status"):
         p = sub.add_parser(what)
         p.add_argument("name", nargs="?" if what == "status" else None)
         if what == "start":
@@ -196,6 +242,8 @@ def main(argv=None) -> int:
             start(ns.runs, ns.name, args)
         elif ns.what == "stop":
             stop(ns.runs, ns.name)
+        elif ns.what in ("pause", "cont"):
+            pause(ns.runs, ns.name, cont=ns.what == "cont")
         else:
             names = [ns.name] if ns.name else sorted(
                 n for n in os.listdir(ns.runs) if os.path.isdir(os.path.join(ns.runs, n))) \

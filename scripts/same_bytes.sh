@@ -4,8 +4,8 @@
 # (scripts/same_values.py, with the python3 on PATH).
 #   scripts/same_bytes.sh OLD_MORRIS NEW_MORRIS WORKDIR [MAX_PIECES]
 # MAX_PIECES (default 4): the standard game's movement phase up to that many a side, with dtw and
-# draw values (6: about 4 minutes an install on 2 cores), and Lasker Morris with 4 a side (about
-# 70 s more).
+# draw values (6: about 4 minutes an install on 2 cores), and Lasker Morris and Morabaraba with 4
+# a side, both phases (about 70 s more each).
 # (e.g. an old commit installed with: git worktree add /tmp/old REV && python3 -m venv
 #  --system-site-packages /tmp/venv-old && /tmp/venv-old/bin/pip install --no-deps /tmp/old)
 set -euo pipefail
@@ -25,6 +25,8 @@ solve_all() {
     $M solve --out "$O" --variant standard-3 --phase all --double-mill-removes 2 --quiet
     # Lasker Morris's hand pairs (kernels/hand.py): the place-or-move turn
     $M solve --out "$O" --variant lasker --pieces 4 --phase all --dtw $full --draws --quiet
+    # Morabaraba: the diagonal board, the hand counted, a full board drawn
+    $M solve --out "$O" --variant morabaraba --pieces 4 --phase all --dtw $full --draws --quiet
 }
 # (an OLD folder already there, from the same install, is kept: its files are complete)
 solve_all "$old" "$work/old" >/dev/null

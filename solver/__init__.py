@@ -12,9 +12,9 @@ The public surface, importable as ``morris.<name>``::
 Everything else is internal: usable, but without a promise that it stays as it is. It lies in
 one folder per layer (docs/architecture.md): ``morris.core`` (rules, board, positions),
 ``morris.kernels``, ``morris.hashing``, ``morris.format``, ``morris.database``, ``morris.solving``,
-``morris.lookups``, ``morris.apps`` and ``morris.cli``. The flat names of round 3
-(``morris.tablebase``, ``morris.schedule``, ...) still import, as aliases of the moved modules
-(``MOVED``; docs/changelog.md).
+``morris.lookups``, ``morris.apps`` and ``morris.cli``; ``morris.openspiel`` is the bridge to
+OpenSpiel (``morris.apps.openspiel``). The flat names of rounds 1-3 (``morris.tablebase``,
+``morris.schedule``, ...) were removed in round 5 (docs/changelog.md).
 """
 
 import importlib
@@ -46,34 +46,25 @@ __all__ = [
     "UnsupportedRulesError", "UsageError", "OutputError",
 ]
 
-#: where the modules of the flat package of rounds 1-3 went (round 4: one folder per layer)
-MOVED = {
-    **{m: "core" for m in ("codes", "errors", "variants", "rules", "symmetry", "limits", "position", "game",
-                           "inputs", "atomic", "progress", "version", "draws", "counting")},
-    **{m: "hashing" for m in ("subspaces", "index", "perft")},
-    **{m: "format" for m in ("fileformat",)},
-    **{m: "database" for m in ("folders", "shipped")},
-    **{m: "solving" for m in ("jobs", "schedule", "retro", "placement", "verify", "cluster", "curse")},
-    **{m: "lookups" for m in ("tablebase", "search")},
-    **{m: "apps" for m in ("bot", "engine", "server", "explorer", "svg", "plots", "start_value",
-                           "advice", "reports", "console", "players", "statspage")},
-    "openspiel": "apps",  # (not moved: morris.openspiel is where the issue's users look for it)
-}
+#: the one module of the public surface outside the package's root: ``morris.openspiel`` is
+#: ``morris.apps.openspiel`` (where OpenSpiel's users look for the bridge). The flat module names
+#: of rounds 1-3 (``morris.tablebase``, ...) no longer import (round 5, docs/changelog.md).
+PUBLIC_MODULES = {"openspiel": "apps"}
 
 
-class _MovedFinder(importlib.abc.MetaPathFinder, importlib.abc.Loader):
-    """``import morris.tablebase`` (an old name) gives the module ``morris.lookups.tablebase``
-    itself, under both names: scripts written for the flat package keep working."""
+class _PublicFinder(importlib.abc.MetaPathFinder, importlib.abc.Loader):
+    """``import morris.openspiel`` gives the module ``morris.apps.openspiel`` itself, under both
+    names (one set of globals)."""
 
     def find_spec(self, fullname, path=None, target=None):
         pkg, _, leaf = fullname.partition(".")
-        if pkg == __name__ and leaf in MOVED:
+        if pkg == __name__ and leaf in PUBLIC_MODULES:
             return importlib.util.spec_from_loader(fullname, self)
         return None
 
     def create_module(self, spec):
         leaf = spec.name.partition(".")[2]
-        module = importlib.import_module(f"{__name__}.{MOVED[leaf]}.{leaf}")
+        module = importlib.import_module(f"{__name__}.{PUBLIC_MODULES[leaf]}.{leaf}")
         spec.loader_state = module.__spec__  # (the import machinery sets the alias's spec on it)
         return module
 
@@ -81,4 +72,4 @@ class _MovedFinder(importlib.abc.MetaPathFinder, importlib.abc.Loader):
         module.__spec__ = module.__spec__.loader_state
 
 
-sys.meta_path.append(_MovedFinder())
+sys.meta_path.append(_PublicFinder())

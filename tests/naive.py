@@ -420,3 +420,24 @@ def placement_recursion(variant, state, movement, memo, combine):
 
 
 NEGATE = {"win": "loss", "loss": "win", "draw": "draw"}
+
+
+def dtc_dtw_of_moves(results):
+    """(value, (dtc, dtw)) of a placement position from its moves' (naive.placement_recursion):
+    dtc counts 1 for a removal or the last placement, else 1 + the child's; dtw 1 + the child's;
+    a win takes the least over its winning moves, a loss the largest over all. (A game the
+    rules end has the metric 0: both distances 0.)"""
+    wins, losses, draw = [], [], False
+    for v, x, sw, conversion in results:
+        v = NEGATE[v] if sw else v
+        if v == "draw":
+            draw = True
+            continue
+        dtc, dtw = x if x else (0, 0)
+        step = (1 if conversion else dtc + 1, dtw + 1)
+        (wins if v == "win" else losses).append(step)
+    if wins:
+        return ("win", (min(c for c, _ in wins), min(w for _, w in wins)))
+    if draw:
+        return ("draw", (None, None))
+    return ("loss", (max(c for c, _ in losses), max(w for _, w in losses)))

@@ -236,19 +236,20 @@ def test_the_picture_matches_the_tree():
     assert r.returncode == 0, r.stdout + r.stderr
 
 
-def test_the_old_flat_names_import_the_moved_modules():
-    """Every module of the flat package of rounds 1-3 still imports by its old name, as the
-    moved module itself (not a copy: one set of globals, one numba dispatcher)."""
+def test_the_public_alias_is_the_module_and_the_old_flat_names_are_gone():
+    """``morris.openspiel`` is ``morris.apps.openspiel`` itself (one set of globals); the flat
+    names of rounds 1-3 (``morris.tablebase``, ...) no longer import (round 5)."""
     import importlib
 
     import morris
 
-    for old, layer in morris.MOVED.items():
-        moved = importlib.import_module(f"morris.{layer}.{old}")
-        assert importlib.import_module(f"morris.{old}") is moved, old
-        assert moved.__spec__.name == f"morris.{layer}.{old}"
-        assert os.path.exists(os.path.join(ROOT, "solver", layer, old + ".py")), old
-
+    for name, layer in morris.PUBLIC_MODULES.items():
+        moved = importlib.import_module(f"morris.{layer}.{name}")
+        assert importlib.import_module(f"morris.{name}") is moved, name
+        assert moved.__spec__.name == f"morris.{layer}.{name}"
+    for old in ("tablebase", "schedule", "fileformat", "variants", "engine"):
+        with pytest.raises(ModuleNotFoundError):
+            importlib.import_module(f"morris.{old}")
 
 
 def _chunk_calls(source: str) -> tuple[int, list[str]]:

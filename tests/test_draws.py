@@ -96,13 +96,13 @@ def test_both_ways_of_counting_the_moves_into_draws_give_the_files(draws_db, fly
 
 
 def test_the_draw_values_benchmark_solves_the_pairs_again_and_compares(draws_db, tmp_path):
-    """scripts/bench_draws.py: each pair's draw values solved again from the database, timed,
+    """bench/bench_draws.py: each pair's draw values solved again from the database, timed,
     and compared with its files (a damaged plane is named)."""
     import shutil
     import subprocess
     import sys
 
-    script = os.path.join(os.path.dirname(__file__), "..", "scripts", "bench_draws.py")
+    script = os.path.join(os.path.dirname(__file__), "..", "bench", "bench_draws.py")
     cmd = [sys.executable, script, "--variant", "six", "--no-flying", "--runs", "2"]
     r = subprocess.run(cmd + ["--db", str(draws_db), "4-3", "4-4"], capture_output=True,
                        text=True)

@@ -314,7 +314,7 @@ def test_verify_counts_the_header_statistics_again(tmp_path, six_small, kind, fi
     from filetree import rewrite_side, rewrite_values_header, side_planes
     from morris.core.variants import get_variant
     from morris.database.folders import file_path
-    from morris.fileformat import TableFile
+    from morris.format.fileformat import TableFile
     from morris.hashing.subspaces import Subspace
 
     v = get_variant("six", flying=True)

@@ -391,7 +391,7 @@ def test_every_consumer_answers_from_the_files_unforged(base, tmp_path, kind, cl
 #: the gate about every one); Morabaraba's and Lasker's resumes solve their pair again (0.6
 #: and 1.2 s a forgery), so fewer of theirs. The whole battery (3,664 files, 8 consumers each)
 #: took 31 minutes of one core beside a solve (--runslow, 0 not refused).
-SAMPLE = {kind: 40 if kind.startswith(("morabaraba", "lasker")) else 6 for kind in FILES}
+SAMPLE = {kind: 80 if kind.startswith(("morabaraba", "lasker")) else 6 for kind in FILES}
 
 
 @pytest.mark.parametrize("kind", list(FILES))

@@ -1,6 +1,6 @@
 """Lasker Morris: a turn may place a piece from hand or move one on the board; the hand counts
 with the board (3 together fly, fewer than 3 lose). The solver (hand pairs solved by retrograde
-analysis, kernels/hand.py) against a reference written apart from it: scripts/naive_lasker.py
+analysis, kernels/hand.py) against a reference written apart from it: tests/naive_lasker.py
 (every raw position of every subspace, no symmetry, its own turn generator, values, dtc and dtw
 straight from their definitions over the whole move graph), and the turn kernels against
 rules.py."""
@@ -9,7 +9,6 @@ import dataclasses
 import os
 import random
 import shutil
-import sys
 
 import numpy as np
 import pytest
@@ -28,7 +27,6 @@ from morris.hashing.subspaces import Subspace, hand_subspaces
 from morris.solving.schedule import job_graph, solve
 from morris.solving.verify import verify
 
-sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "scripts"))
 QUIET = Reporter(quiet=True)
 
 
@@ -134,7 +132,7 @@ def test_the_hand_subspaces_and_their_order():
 def solved(tmp_path_factory):
     """Lasker rules solved with values, dtw and draw values: the standard board with 3 a side
     without flying and Six Men's board with 4 a side with flying (each flying rule once; the
-    others, and 5 a side with a double mill removing two, by scripts/naive_lasker.py outside
+    others, and 5 a side with a double mill removing two, by tests/naive_lasker.py outside
     the suite: 0 mismatches, docs/benchmarks.md)."""
     out = {}
     for key, v in {("standard", 3, False): lasker(3, False), ("six", 4, True): lasker(4, True, "six")}.items():

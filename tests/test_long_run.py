@@ -49,10 +49,14 @@ def beat(path, lines):
 def test_segments_are_timed_from_their_heartbeats(tmp_path):
     run = tmp_path / "runs" / "game"
     (run / "logs").mkdir(parents=True)
-    beat(run / "logs" / "run.1.heartbeat", ["1000 00:00:00 start run --variant six",
-                                            "1030 00:00:30", "4600 01:00:00"])  # killed
-    beat(run / "logs" / "run.2.heartbeat", ["9000 00:00:00 start run --variant six",
-                                            "9030 00:00:30", "10800 00:30:00 end run rc=0"])
+    def beats(start, stop):
+        return [f"{t} 00:00:00" for t in range(start, stop + 1, 30)]
+
+    # killed an hour after its start
+    beat(run / "logs" / "run.1.heartbeat", ["1000 00:00:00 start run --variant six"] + beats(1030, 4600))
+    # 15 minutes, paused for 10 (no beats), 15 more, then its end
+    beat(run / "logs" / "run.2.heartbeat", ["9000 00:00:00 start run --variant six"] + beats(9030, 9900)
+         + beats(10500, 11370) + ["11400 00:00:00 end run rc=0"])
     segs = long_run.segments(str(run))
     assert [s["segment"] for s in segs] == [1, 2]
     assert segs[0]["hours"] == pytest.approx(1.0) and segs[0]["rc"] is None
@@ -85,3 +89,43 @@ def test_new_run_without_arguments_and_bad_names_are_refused(tmp_path):
         with pytest.raises(long_run.RunError, match="one plain folder name"):
             long_run.run_dir(str(tmp_path), bad)
     assert long_run.main(["--runs", str(tmp_path / "none"), "status"]) == 2
+
+
+def test_pause_stops_the_segment_and_cont_lets_it_go_on(tmp_path):
+    """``pause`` stops every process of the segment's group (SIGSTOP), ``cont`` lets them go on,
+    each written down in logs/pauses; the segment's session is lowered to nice 19 as a whole
+    where the kernel has autogroups."""
+    import signal
+    import subprocess
+    import time
+
+    run = tmp_path / "runs" / "game"
+    (run / "logs").mkdir(parents=True)
+    p = subprocess.Popen(["sleep", "60"], start_new_session=True)
+    try:
+        (run / "pid").write_text(f"{p.pid}\n")
+        long_run.lower_group(p.pid)
+        group = f"/proc/{p.pid}/autogroup"
+        if os.path.exists(group):
+            assert open(group).read().split()[-1] == "19"
+
+        def state():
+            for _ in range(100):  # (the signal is delivered soon, not at once)
+                s = open(f"/proc/{p.pid}/stat").read().rsplit(")", 1)[1].split()[0]
+                if s in want:
+                    return s
+                time.sleep(0.02)
+            return s
+
+        long_run.pause(str(tmp_path / "runs"), "game")
+        want = "T"
+        assert state() == "T"
+        long_run.pause(str(tmp_path / "runs"), "game", cont=True)
+        want = "SR"
+        assert state() in "SR"
+        assert [line.split()[1] for line in (run / "logs" / "pauses").read_text().splitlines()] == ["pause", "cont"]
+    finally:
+        os.killpg(p.pid, signal.SIGKILL)
+        p.wait()
+    with pytest.raises(long_run.RunError, match="not running"):
+        long_run.pause(str(tmp_path / "runs"), "game")

@@ -1,11 +1,10 @@
 """Morabaraba and Twelve Men's Morris: the board with diagonal lines, 12 pieces, the hand counted
 with the board, a full board drawn. The solver against references written apart from it:
-scripts/naive_standard.py (every raw movement position, numba, no symmetry) and a plain
+tests/naive_standard.py (every raw movement position, numba, no symmetry) and a plain
 recursion over the rules (rules.py) through the placement phase."""
 
 import os
 import random
-import sys
 
 import pytest
 from click.testing import CliRunner
@@ -22,7 +21,6 @@ from morris.hashing.index import Hasher
 from morris.hashing.subspaces import Subspace, placement_subspaces
 from morris.solving.schedule import solve
 
-sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "scripts"))
 QUIET = Reporter(quiet=True)
 
 
@@ -101,27 +99,6 @@ def test_movement_agrees_with_the_raw_reference(mora3, flying, capsys):
     assert "3-3: 2,691,920 raw positions, 0 mismatches" in capsys.readouterr().out
 
 
-def _dtc_dtw_of_moves(results):
-    """(value, (dtc, dtw)) of a placement position from its moves' (naive.placement_recursion):
-    dtc counts 1 for a removal or the last placement, else 1 + the child's; dtw 1 + the child's;
-    a win takes the least over its winning moves, a loss the largest over all. (A game the
-    rules end has the metric 0: both distances 0.)"""
-    wins, losses, draw = [], [], False
-    for v, x, sw, conversion in results:
-        v = naive.NEGATE[v] if sw else v
-        if v == "draw":
-            draw = True
-            continue
-        dtc, dtw = x if x else (0, 0)
-        step = (1 if conversion else dtc + 1, dtw + 1)
-        (wins if v == "win" else losses).append(step)
-    if wins:
-        return ("win", (min(c for c, _ in wins), min(w for _, w in wins)))
-    if draw:
-        return ("draw", (None, None))
-    return ("loss", (max(c for c, _ in losses), max(w for _, w in losses)))
-
-
 @pytest.mark.parametrize("flying", [True, False])
 def test_placement_agrees_with_plain_recursion(mora3, flying):
     """Random positions of every placement subspace with up to 3 pieces left in hand (the
@@ -140,7 +117,7 @@ def test_placement_agrees_with_plain_recursion(mora3, flying):
 
         def check(pos):
             state = (pos.mover, pos.opponent, pos.mover_hand, pos.opponent_hand)
-            want = naive.placement_recursion(v, state, movement, memo, _dtc_dtw_of_moves)
+            want = naive.placement_recursion(v, state, movement, memo, naive.dtc_dtw_of_moves)
             r = tb.probe(pos)
             assert (r.value, (r.dtc, tb.probe_dtw(pos))) == want, pos.to_compact()
 

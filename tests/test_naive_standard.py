@@ -1,9 +1,7 @@
-"""scripts/naive_standard.py (the numba reference over raw positions, run on the standard board
+"""tests/naive_standard.py (the numba reference over raw positions, run on the standard board
 with 3 and 4 a side by hand: docs/benchmarks.md) agrees with the files on a board small enough
 for the suite, and says so when they disagree."""
 
-import os
-import sys
 
 import numpy as np
 import pytest
@@ -12,8 +10,6 @@ from filetree import rewrite_side, side_planes
 from morris.database.folders import file_path
 from morris.hashing.subspaces import Subspace
 from morris.core.variants import get_variant
-
-sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "scripts"))
 
 
 @pytest.mark.parametrize("flying", [False, True])

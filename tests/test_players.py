@@ -119,13 +119,14 @@ def test_the_engine_plays_at_a_chosen_strength():
 
 
 def test_the_match_table_script_plays_each_cell_once_and_resumes(tmp_path, capsys, monkeypatch):
-    """scripts/match_table.py: one `morris match` per cell, each result a JSON line; a second
+    """bench/match_table.py: one `morris match` per cell, each result a JSON line; a second
     run plays nothing and prints the same table."""
     import os
     import sys
 
-    sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "scripts"))
-    import match_table
+    from script_module import load
+
+    match_table = load("match_table")
 
     results = tmp_path / "m.jsonl"
     (tmp_path / "db").mkdir()  # nothing there: the shipped Six databases answer

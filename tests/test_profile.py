@@ -1,4 +1,4 @@
-"""scripts/profile_solve.py: the phases it times are the library's, and its rows add up."""
+"""bench/profile_solve.py: the phases it times are the library's, and its rows add up."""
 
 import json
 import os
@@ -6,13 +6,13 @@ import sys
 
 import numpy as np
 
-sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "scripts"))
+from script_module import load
 
 
 def test_the_profile_times_every_phase_once_and_adds_up(tmp_path, capsys, whole_game):
     # (whole_game, unused: it puts the test in the worker that compiles the two-phase kernels
     # with dtw and draw values anyway, conftest.SHARED_FIXTURES)
-    import profile_solve
+    profile_solve = load("profile_solve")
     from morris.kernels import retro as kernels
     from morris.solving import jobs, retro
 
@@ -51,7 +51,7 @@ def test_the_profile_times_every_phase_once_and_adds_up(tmp_path, capsys, whole_
 
 
 def test_the_pair_bench_times_each_phase_and_leaves_the_library_as_it_was(six_small, capsys):
-    import bench_pair
+    bench_pair = load("bench_pair")
     from morris.core.variants import get_variant
     from morris.hashing.index import Hasher
     from morris.hashing.subspaces import Subspace
@@ -72,7 +72,7 @@ def test_the_pair_bench_times_each_phase_and_leaves_the_library_as_it_was(six_sm
 def test_the_pair_bench_times_emit_over_the_levels_of_the_solved_files(standard5, capsys):
     """bench_pair.py --levels: emit alone over levels rebuilt from the files; the decided
     positions it counts are the files' own at those distances, and each emits its predecessors."""
-    import bench_pair
+    bench_pair = load("bench_pair")
     from morris.core.variants import get_variant
     from morris.format.fileformat import TableFile
     from morris.hashing.index import Hasher
@@ -102,7 +102,7 @@ def test_a_job_profiled_alone_reads_the_others_and_is_compared(standard5, tmp_pa
     fails the run, naming the file."""
     import shutil
 
-    import profile_solve
+    profile_solve = load("profile_solve")
 
     out = tmp_path / "prof"
     assert profile_solve.main(["--out", str(out), "--db", str(standard5), "--alone", "4-3",
@@ -132,7 +132,7 @@ def test_a_job_profiled_alone_writes_only_its_kinds_and_prunes_nothing(six_small
     the job's values files alone (its dtw and draw files stay links, not counted as differing);
     with --dtw --draws its six files are solved anew, the same bytes, and the other dtw files
     are left links (the run prunes nothing of --db's)."""
-    import profile_solve
+    profile_solve = load("profile_solve")
 
     out = tmp_path / "v"
     assert profile_solve.main(["--out", str(out), "--db", str(six_small), "--variant", "six",
@@ -151,10 +151,10 @@ def test_a_job_profiled_alone_writes_only_its_kinds_and_prunes_nothing(six_small
 
 
 def test_the_compression_study_compresses_as_the_writer_does(standard5, capsys):
-    """scripts/compression_levels.py: at the writer's level its bytes are the files' own (each
+    """bench/compression_levels.py: at the writer's level its bytes are the files' own (each
     file's distance section compressed again block by block), so its other levels are what the
     files would weigh."""
-    import compression_levels
+    compression_levels = load("compression_levels")
 
     from morris.database.folders import find_tables
     from morris.format.fileformat import DTC_LEVEL
@@ -171,7 +171,7 @@ def test_a_limited_job_alone_links_its_twin(tmp_path, capsys):
     """profile_solve.py --alone under a no-removal limit: the job reads its unlimited twin (the
     same subspaces' files without the limit), which is linked whole beside the limited folder's
     other files; the job's own files come out the same as --db's."""
-    import profile_solve
+    profile_solve = load("profile_solve")
 
     from morris.core.variants import get_variant
     from morris.database.folders import ruleset_dir
@@ -192,7 +192,7 @@ def test_a_limited_job_alone_links_its_twin(tmp_path, capsys):
 
 
 def test_the_sweeps_hottest_offsets_are_counted_inside_the_function_only():
-    import perf_sweep as perf
+    perf = load("perf_sweep")
     base = 0x7000
     samples = [base + 4, base + 4, base + 9, base - 1, base + 0x100, base + 4, base + 9, 5]
     top, inside = perf.hottest(samples, base, 0x100, 2)
@@ -204,10 +204,10 @@ def test_the_sweeps_hottest_offsets_are_counted_inside_the_function_only():
 
 
 def test_the_machine_benchmarks_chase_visits_every_slot_once():
-    """scripts/bench_machine.py: the pointer chase's array is one cycle through every slot
+    """bench/bench_machine.py: the pointer chase's array is one cycle through every slot
     (a shorter cycle would stay in cache and time the cache, not the memory), and the chase
     kernel follows it."""
-    import bench_machine
+    bench_machine = load("bench_machine")
 
     for size in (1, 2, 17, 1 << 12):
         a = bench_machine.one_cycle(size, seed=size)
@@ -241,7 +241,7 @@ def test_a_timed_solve_logs_its_output_its_figures_and_a_heartbeat(tmp_path):
     assert beats[-1].split()[2:] == ["end", "run", "rc=3"]
     assert int(beats[0].split()[0]) <= int(beats[-1].split()[0])
     # the lines scripts/seed_table.py times a run by: one segment, ended
-    import seed_table
+    seed_table = load("seed_table")
     start, end = int(beats[0].split()[0]), int(beats[-1].split()[0])
     assert seed_table.segments([tmp_path / "run.2.heartbeat"], "run") == [(start, end, True)]
 
@@ -276,7 +276,7 @@ def test_a_runs_phases_add_its_jobs_by_kind_and_time_a_killed_segment(tmp_path, 
     """scripts/run_phases.py: the printed jobs summed by kind (movement values, dtw, draw values,
     placement; a twin's job as its kind), the wall clock of an ended segment from /usr/bin/time
     and of a killed one from its heartbeat, less the stopped time; the rest a row."""
-    import run_phases
+    run_phases = load("run_phases")
 
     one = tmp_path / "complete.1.err"
     one.write_text("[1/9] 8-7/7-8: 1,000 positions in 10.0 s\n"
@@ -317,7 +317,7 @@ def test_a_heartbeat_of_the_older_script_times_its_run_whatever_the_name(tmp_pat
     """seed_table.segments: a heartbeat file whose start and end lines do not name the run
     (``start --out ...``, ``end rc=N``: timed_solve.sh before its lines named it) holds one
     run, taken as the named run's; a named line of another run is not."""
-    import seed_table
+    seed_table = load("seed_table")
 
     old = tmp_path / "a.heartbeat"
     old.write_text("1000 10:00:00 start --out X --dtw\n1030 10:00:30\n1060 10:01:00\n")
@@ -350,7 +350,7 @@ def test_a_job_profiled_alone_with_fast_dtw_writes_as_a_pruning_solve(six_small,
     import filecmp
     import shutil
 
-    import profile_solve
+    profile_solve = load("profile_solve")
     from morris.core.variants import get_variant
     from morris.database.folders import file_path, stored_values
     from morris.format.fileformat import prune_to_losses

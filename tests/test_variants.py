@@ -87,10 +87,8 @@ def test_every_preset_is_its_variant_and_options_and_rules_lists_them():
                 **dict(p.options)}
         assert {f: getattr(v.rules, f) for f in want} == want, name
         args = shlex.split(rows[name]["flags"])
-        kw = {"variant": None, "rules": None, "flying": None, "double_mill_removes": None, "no_removal_limit": None,
-              "endgame_no_removal_limit": None, "full_board": None, "pieces": None}
         ctx = cli.commands["moves"].make_context("moves", ["start", *args])
-        kw.update({k: ctx.params[k] for k in kw})
+        kw = dict(ctx.params)  # (make_variant takes the rule options it knows from them)
         assert make_variant(kw) == v, name
     text = CliRunner().invoke(cli, ["rules"]).output
     assert "--no-flying --double-mill-removes 2 --no-removal-limit 100" in text and "page 004" in text
@@ -138,3 +136,53 @@ def test_a_preset_repeated_by_its_flags_is_accepted_and_reaches_the_engine_and_t
     assert variant_of({"rules": "cetinsgame-no-flying"}) == get_variant(rules="cetinsgame-no-flying")
     with pytest.raises(Exception, match="contradicts"):
         variant_of({"rules": "cetinsgame", "no_removal_limit": "30"})
+
+
+def test_six_hand_counts_the_hand_and_agrees_with_plain_recursion(tmp_path):
+    """``six-hand`` (docs/architecture.md, "Adding a game": one line in variants.py): its files in
+    their own folder, and every placement position with up to 3 pieces left in hand, 4 a side:
+    value, dtc and dtw against plain recursion over core/rules.py (tests/naive.py)."""
+    import random
+
+    import naive
+    from morris.core.position import Position
+    from morris.core.progress import Reporter
+    from morris.hashing.index import Hasher
+    from morris.hashing.subspaces import placement_subspaces
+    from morris.lookups.tablebase import open_tablebase
+    from morris.solving.schedule import solve
+
+    v = get_variant("six-hand", pieces=4)
+    assert v.ruleset_id == get_variant("six", count_hand=True).ruleset_id == "six-nofly-hand"
+    solve(tmp_path, v, phase="all", reporter=Reporter(quiet=True), dtw=True)
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["six-nofly-hand"]
+    plain_variant, plain_db = get_variant("six", pieces=4), tmp_path / "plain"
+    solve(plain_db, plain_variant, phase="all", reporter=Reporter(quiet=True), dtw=True)
+    h, rng, memo = Hasher(v.board), random.Random(3), {}
+    differ = checked = 0
+    with open_tablebase(tmp_path, shipped=False, search="never") as tb:
+        def movement(mover, opp):
+            p = Position.from_masks(v, mover, opp, 0)
+            return (tb.probe(p).value, (tb.probe(p).dtc, tb.probe_dtw(p)))
+
+        for s in placement_subspaces(v):
+            if s.hm + s.ho > 3:
+                continue
+            found = 0
+            while found < 15:  # (a slot of no position: drawn again)
+                mover, opp, used = h.unindex_py(s, rng.randrange(h.slots(s)), h.anchor_reps(s.o))
+                if not used:
+                    continue
+                found += 1
+                pos = Position.from_masks(v, mover, opp, 0, s.hm, s.ho)
+                state = (pos.mover, pos.opponent, pos.mover_hand, pos.opponent_hand)
+                want = naive.placement_recursion(v, state, movement, memo, naive.dtc_dtw_of_moves)
+                r = tb.probe(pos)
+                assert (r.value, (r.dtc, tb.probe_dtw(pos))) == want, pos.to_compact()
+                checked += 1
+                with open_tablebase(plain_db, shipped=False, search="never") as plain:
+                    pp = Position.from_masks(plain_variant, mover, opp, 0, s.hm, s.ho)
+                    differ += (plain.probe(pp).value, plain.probe_dtw(pp)) != (r.value, tb.probe_dtw(pos))
+    # the hand counted changes the game: positions whose dtw differs from Six's own (a player
+    # with 2 on the board and in hand loses at once, not when placement ends)
+    assert checked >= 150 and differ > 0, (checked, differ)

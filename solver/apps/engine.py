@@ -18,9 +18,12 @@ while the engine reads on: ``stop`` ends a search at once with the deepest ply i
 ``isready`` answers at once, and any other command waits for the ``bestmove``. The perfect
 player's lookups ignore the limits.
 
-Options: ``Seed`` (tie-breaking), ``Variant`` (standard, six, standard-N, morabaraba, twelve, lasker),
-``Rules`` (a preset, ``morris rules``: its variant and options at once), ``DatabasePath``,
-``NoRemovalLimit`` and ``EndgameNoRemovalLimit`` (plies, 0 for none; limits.py). Under a limit a
+Options: ``Seed`` (tie-breaking), ``Variant`` (a built-in variant's name, ``morris --help``),
+``Rules`` (a preset, ``morris rules``: its variant and options at once), ``DatabasePath``, and
+one option per rule field (core/rulefields.py), named as the field in CamelCase: ``Flying``,
+``DoubleMillRemoves``, ``NoRemovalLimit`` and ``EndgameNoRemovalLimit`` (plies, 0 for none;
+limits.py), ``Pieces``, ``CountHand``, ``FullBoard``, ``PlaceOrMove``; a rule set so is kept when a
+GUI names a variant afterwards. Under a limit a
 FEN's no-removal counter is read, every move counts it, and ``go`` plays for the value at the
 counter (``bestmove none`` with "drawn by the no-removal limit" once it is reached).
 """
@@ -39,10 +42,30 @@ from ..core.errors import IllegalMoveError, MorrisError, UsageError
 from ..core.position import Move, Position, WHITE, glue_removals
 from ..lookups.tablebase import open_tablebase
 from ..core.inputs import parse_int
-from ..core.variants import PRESETS, VARIANTS, Variant, get_variant
+from ..core.variants import PRESETS, RULE_FIELDS, Variant, get_variant
 from .players import SearchPlayer, make_player
 
 NAME = "morris perfect player"
+
+
+def uci_name(field) -> str:
+    """A rule field's UCI option: ``no_removal_limit`` -> ``NoRemovalLimit``."""
+    return "".join(part.capitalize() for part in field.name.split("_"))
+
+
+def uci_option(field, value) -> str:
+    """The ``option`` line of a rule field with its current value (a limit: 0 for none)."""
+    head = f"option name {uci_name(field)}"
+    if field.kind is bool:
+        return f"{head} type check default {'true' if value else 'false'}"
+    if field.kind is int:
+        lo = 0 if field.optional else field.lo
+        return f"{head} type spin default {value or 0} min {lo} max {field.hi}"
+    return f"{head} type combo default {value} " + " ".join(f"var {c}" for c in field.choices)
+
+
+#: setoption's name (lower case) -> the rule field it sets
+RULE_OPTIONS = {uci_name(f).lower(): f for f in RULE_FIELDS if f.flag}
 
 
 class Engine:
@@ -57,9 +80,7 @@ class Engine:
         self.variant = variant or get_variant("standard")
         #: the rule flags the engine was started with where they differ from the variant's own:
         #: kept when a GUI names a variant (``setoption name Variant value standard``)
-        base = VARIANTS.get(self.variant.name)
-        self.overrides = {f: getattr(self.variant.rules, f) for f in ("flying", "double_mill_removes")
-                          if base is None or getattr(base.rules, f) != getattr(self.variant.rules, f)}
+        self.overrides = {k: v for k, v in self.variant.changed_fields().items() if k != "pieces"}
         self.seed = None
         #: the player that moves (players.py): "perfect", or a weaker one for practice
         self.strength = "perfect"
@@ -108,10 +129,9 @@ class Engine:
                 names = " ".join(f"var {n}" for n in PRESETS)
                 self.send(f"option name Rules type combo default standard {names}")
                 self.send(f"option name DatabasePath type string default {self.db or ''}")
-                r = self.variant.rules
-                self.send(f"option name NoRemovalLimit type spin default {r.no_removal_limit or 0} min 0 max 10000")
-                self.send(f"option name EndgameNoRemovalLimit type spin default {r.endgame_no_removal_limit or 0} "
-                          f"min 0 max 10000")
+                for f in RULE_FIELDS:
+                    if f.flag:
+                        self.send(uci_option(f, getattr(self.variant.rules, f.name)))
                 self.send(f"option name Strength type string default {self.strength}")
                 self.send("uciok")
             elif cmd == "isready":
@@ -152,10 +172,7 @@ class Engine:
             self.seed = parse_int(value, "Seed", 0, 2147483647)
             self.player = None
         elif name == "variant":
-            r = self.variant.rules
-            self.variant = get_variant(value, no_removal_limit=r.no_removal_limit,
-                                       endgame_no_removal_limit=r.endgame_no_removal_limit,
-                                       **self.overrides)
+            self.variant = get_variant(value, **self.overrides)
             self.player = None
             self._reset()
         elif name == "rules":  # a preset: its variant and options, replacing the ones set before
@@ -163,11 +180,14 @@ class Engine:
             self.overrides = {}
             self.player = None
             self._reset()
-        elif name in ("noremovallimit", "endgamenoremovallimit"):
-            plies = parse_int(value, f"{name} (plies; 0 for none)", 0, 10000)
-            field = "no_removal_limit" if name == "noremovallimit" else "endgame_no_removal_limit"
-            changed = dataclasses.replace(self.variant.rules, **{field: plies or None})
+        elif name in RULE_OPTIONS:  # a rule field (rulefields.py), the others kept
+            f = RULE_OPTIONS[name]
+            given = f.parse_text(value)
+            if given is None and not f.optional:
+                raise UsageError(f"{uci_name(f)} needs a value: {f.expected()}")
+            changed = dataclasses.replace(self.variant.rules, **{f.name: given})
             self.variant = Variant(self.variant.name, self.variant.board, changed)
+            self.overrides[f.name] = given  # (kept when a GUI names a variant next)
             self.player = None
             self._reset()
         elif name == "strength":

@@ -17,40 +17,30 @@ from urllib.parse import urlencode
 
 from .advice import advice, public_text
 from ..core.codes import RESULT_WORDS
-from ..core.errors import DataError, MissingSubspaceError, MorrisError, UsageError
-from ..core.inputs import parse_int
+from ..core.errors import DataError, MissingSubspaceError, MorrisError, UnknownVariantError, UsageError
 from ..core.position import COLOR_NAMES, Position
 from .reports import draw_words
 from .svg import board_svg
 from ..lookups.tablebase import MoveInfo
-from ..core.variants import PRESETS, VARIANTS, get_variant
+from ..core.variants import PRESETS, RULE_FIELDS, VARIANTS, get_variant
 
-RULE_PARAMS = ("variant", "rules", "flying", "double_mill_removes", "no_removal_limit", "endgame_no_removal_limit")
+#: the query parameters that name the rules: the variant, a preset, and each rule field by its name
+RULE_PARAMS = ("variant", "rules") + tuple(f.name for f in RULE_FIELDS if f.flag)
 
 
 def variant_of(params):
-    """The variant named by query parameters ``variant``, ``rules`` (a preset), ``flying``, ``double_mill_removes``,
-    ``no_removal_limit`` and ``endgame_no_removal_limit`` (plies; 0 or empty: none). Numbers
-    are checked as everywhere (inputs.py); a bad one is a :class:`UsageError` (HTTP 400)."""
-    def flag(name):
-        v = params.get(name)
-        if v in (None, ""):
-            return None
-        if v.lower() in ("1", "true", "yes", "on"):
-            return True
-        if v.lower() in ("0", "false", "no", "off"):
-            return False
-        raise UsageError(f"{name} must be 0 or 1, got {v!r}")
-
-    def number(name, lo, hi=None):
-        v = params.get(name)
-        return None if v in (None, "") else parse_int(v, name, lo, hi)
-
-    return get_variant(params.get("variant") or None, flying=flag("flying"),
-                       double_mill_removes=number("double_mill_removes", 1, 2),
-                       no_removal_limit=number("no_removal_limit", 0) or None,
-                       endgame_no_removal_limit=number("endgame_no_removal_limit", 0) or None,
-                       rules=params.get("rules") or None)
+    """The variant named by query parameters ``variant``, ``rules`` (a preset) and the rule
+    fields by name (``flying=0``, ``double_mill_removes=2``, ``no_removal_limit=50``, 0 or empty:
+    none, ``full_board=loss``, ...: rulefields.py). Numbers are checked as everywhere
+    (inputs.py); a bad value is a :class:`UsageError` (HTTP 400)."""
+    options = {}
+    for f in RULE_FIELDS:
+        if f.flag:
+            try:
+                options[f.name] = f.parse_text(params.get(f.name))
+            except UnknownVariantError as exc:
+                raise UsageError(str(exc)) from None
+    return get_variant(params.get("variant") or None, rules=params.get("rules") or None, **options)
 
 
 def _href(params: dict, **changes) -> str:

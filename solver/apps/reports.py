@@ -243,6 +243,8 @@ def stats_rows(paths) -> list[dict]:
                 "wins": h["wins"], "draws": h["draws"], "losses": h["losses"],
                 "max_win_dtc": h["max_win_dtc"], "max_loss_dtc": h["max_loss_dtc"],
                 "bytes": os.path.getsize(path), "phase": h.get("phase", "movement"),
+                # the explorer's parameters for the file's rules (the stats page's links)
+                "rules": variant_from_fields(h).query_params(),
             }
             if "cursed_wins" in h:  # rules with a no-removal limit
                 row.update(limit=h["limit"], cursed_wins=h["cursed_wins"],

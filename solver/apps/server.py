@@ -31,6 +31,7 @@ from .advice import public_text
 from .annotate import DEFAULT_SLIP, annotate_game, game_json
 from ..core.errors import MorrisError, ServeError
 from ..core.position import Position
+from ..core.variants import variant_names
 from ..core.records import read_games
 from ..lookups.tablebase import open_tablebase
 from .explorer import explorer_page, variant_of
@@ -237,7 +238,7 @@ def _add_routes(app, tb) -> None:
 
     common = dict(
         position=Query(..., description="compact notation or Sanmill FEN", max_length=10_000),
-        variant=Query("standard", description="standard, standard-3 .. standard-8, six, morabaraba, twelve, lasker"),
+        variant=Query("standard", description=variant_names()),
     )
 
     @get("/api/probe", summary="Value and distance of a position and of every legal move")

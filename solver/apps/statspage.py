@@ -14,7 +14,7 @@ import numpy as np
 from ..core.errors import UsageError
 from ..database.folders import file_in, find_tables, named_ruleset_dir, open_found
 from .reports import stats_rows
-from ..core.variants import VARIANTS, variant_from_fields
+from ..core.variants import variant_from_fields
 from ..core.codes import LOSS, WIN
 from ..core.counting import histograms
 from ..hashing.index import Hasher
@@ -25,21 +25,10 @@ STYLE = ("body{font-family:system-ui,sans-serif;margin:1em;background:#faf7f1;co
          "text-align:right}th{background:#eee}td.l{text-align:left}")
 
 
-def _variant_params(row) -> dict:
-    """The query parameters that name a file's rules on the explorer."""
-    board = "six" if row["ruleset"].startswith("six") else "standard"
-    q = {"variant": board}
-    if ("nofly" in row["ruleset"]) == VARIANTS[board].rules.flying:
-        q["flying"] = "0" if "nofly" in row["ruleset"] else "1"
-    if "-dm2" in row["ruleset"]:
-        q["double_mill_removes"] = "2"
-    return q
-
-
 def _link(row, position) -> str:
     if not position:
         return "-"
-    href = "/?" + urlencode({"position": position, **_variant_params(row)})
+    href = "/?" + urlencode({"position": position, **row["rules"]})
     return f'<a href="{escape(href)}">{escape(position)}</a>'
 
 

@@ -17,6 +17,8 @@ name           points  pieces   notes
 ``standard``   24      9        Nine Men's Morris, flying with 3 pieces
 ``standard-N`` 24      N        the standard board with N = 3..8 pieces a side
 ``six``        16      6        Six Men's Morris: outer and middle squares, no flying
+``six-hand``   16      6        Six Men's Morris with the hand counted (fewer than 3 on the
+                                board and in hand together loses, in placement too)
 ``morabaraba`` 24      12       the standard board with four diagonal lines (20 mills),
                                 flying with 3, counts with the hand, a full board draws
 ``twelve``     24      12       Twelve Men's Morris: Morabaraba without flying
@@ -28,10 +30,12 @@ name           points  pieces   notes
 from __future__ import annotations
 
 import dataclasses
+import re
 from dataclasses import dataclass, field
 from functools import cached_property
 
 from .errors import UnknownVariantError
+from .rulefields import RuleField, fields_of, rule
 from .symmetry import board_automorphisms
 
 # The three rings of the standard board, each from its d-file point, clockwise (Sanmill order).
@@ -205,14 +209,28 @@ class Rules:
     solved in their own ruleset directory.
     """
 
-    pieces: int = 9
-    flying: bool = True
-    double_mill_removes: int = 1
-    no_removal_limit: int | None = None
-    endgame_no_removal_limit: int | None = None
-    count_hand: bool = False
-    full_board: str = "draw"
-    place_or_move: bool = False
+    pieces: int = rule(9, int, "Pieces a side (default: the variant's; e.g. --variant morabaraba --pieces 4).",
+                       lo=3, hi=12, header="never", metavar="N")
+    flying: bool = rule(True, bool, "Whether a player with 3 pieces flies (default: the variant's).",
+                        token="nofly")
+    double_mill_removes: int = rule(1, int, "Pieces removed when one turn closes two mills (default 1).",
+                                    lo=1, hi=2, token="dm{v}")
+    no_removal_limit: int | None = rule(
+        None, int, "Draw after this many plies of the movement phase without a removal (Sanmill's "
+        "N-move rule N is N+1 here); positions then take a counter, c=N.",
+        optional=True, lo=1, hi=MAX_LIMIT, token="limit{v}", metavar="PLIES")
+    endgame_no_removal_limit: int | None = rule(
+        None, int, "The no-removal limit instead, where a side has exactly 3 pieces.",
+        optional=True, lo=1, hi=MAX_LIMIT, header="set", token="endgame{v}", metavar="PLIES")
+    count_hand: bool = rule(False, bool, "Whether the pieces in hand count with those on the board: "
+                            "fewer than 3 together loses, in placement too (default: the variant's).",
+                            header="set", token="hand")
+    full_board: str = rule("draw", str, "A full board (12 against 12 on 24 points), the side to move "
+                           "blocked: a draw (default) or a loss.",
+                           choices=FULL_BOARD, header="set", token="full{v}")
+    place_or_move: bool = rule(False, bool, "Lasker Morris's turn: place or move while a piece is in "
+                               "hand; needs --count-hand (default: the variant's).",
+                               header="set", token="lasker")
 
     def __post_init__(self):
         if self.place_or_move and not self.count_hand:
@@ -233,6 +251,8 @@ class Rules:
             if lim is not None and (not isinstance(lim, int) or isinstance(lim, bool)
                                     or not 1 <= lim <= MAX_LIMIT):
                 raise UnknownVariantError(f"the {what} must be 1 to {MAX_LIMIT} plies, got {lim!r}")
+        for f in RULE_FIELDS:  # the rest of each field's type and range, from its declaration
+            f.check(getattr(self, f.name), "rule ")
 
     @property
     def limited(self) -> bool:
@@ -245,6 +265,10 @@ class Rules:
         if self.endgame_no_removal_limit is not None and 3 in (m, o):
             return self.endgame_no_removal_limit
         return self.no_removal_limit
+
+
+#: every rule option, in declaration order (rulefields.py)
+RULE_FIELDS: tuple[RuleField, ...] = fields_of(Rules)
 
 
 @dataclass(frozen=True)
@@ -270,23 +294,11 @@ class Variant:
         """Name of the rules that decide the value of every position: the board and the rule
         options, but not the number of pieces (a position's value does not depend on how many
         pieces the game started with, only on what is on the board and in hand). Databases of a
-        ruleset live in a directory of that name and serve every piece count."""
-        parts = [self.board.name]
-        if not self.rules.flying:
-            parts.append("nofly")
-        if self.rules.double_mill_removes != 1:
-            parts.append(f"dm{self.rules.double_mill_removes}")
-        if self.rules.no_removal_limit is not None:
-            parts.append(f"limit{self.rules.no_removal_limit}")
-        if self.rules.endgame_no_removal_limit is not None:
-            parts.append(f"endgame{self.rules.endgame_no_removal_limit}")
-        if self.rules.count_hand:
-            parts.append("hand")
-        if self.rules.full_board != "draw":
-            parts.append(f"full{self.rules.full_board}")
-        if self.rules.place_or_move:
-            parts.append("lasker")
-        return "-".join(parts)
+        ruleset live in a directory of that name and serve every piece count. Each rule field
+        that differs from its default adds its token (rulefields.py): ``six-nofly``,
+        ``standard-limit50``, ``morabaraba-hand``."""
+        tokens = (f.token_of(getattr(self.rules, f.name)) for f in RULE_FIELDS)
+        return "-".join([self.board.name] + [t for t in tokens if t])
 
     @property
     def full_board_draws(self) -> bool:
@@ -307,46 +319,62 @@ class Variant:
         return Variant(self.name, self.board, rules)
 
     def describe(self) -> dict:
-        return {
-            "name": self.name,
-            "board": self.board.name,
-            "points": self.board.n,
-            "pieces": self.rules.pieces,
-            "flying": self.rules.flying,
-            "double_mill_removes": self.rules.double_mill_removes,
-            "no_removal_limit": self.rules.no_removal_limit,
-            "endgame_no_removal_limit": self.rules.endgame_no_removal_limit,
-            "count_hand": self.rules.count_hand,
-            "full_board": self.rules.full_board,
-            "place_or_move": self.rules.place_or_move,
-        }
+        """Name, board, points and every rule field (what a worker process receives;
+        :func:`variant_from_fields` reads it back)."""
+        return {"name": self.name, "board": self.board.name, "points": self.board.n,
+                **{f.name: getattr(self.rules, f.name) for f in RULE_FIELDS}}
+
+    def closest_builtin(self) -> "Variant":
+        """The built-in variant of this board whose rules differ from these in the fewest
+        fields (the piece count aside; ties: the first in :data:`VARIANTS`): the ``--variant``
+        that option flags or query parameters are written against."""
+        same = VARIANTS.get(self.name)
+        if same is not None and same.board == self.board:
+            return same
+
+        def distance(v):
+            return sum(getattr(v.rules, f.name) != getattr(self.rules, f.name)
+                       for f in RULE_FIELDS if f.header != "never")
+
+        return min((v for v in VARIANTS.values() if v.board == self.board), key=distance)
+
+    def changed_fields(self, pieces: bool = True) -> dict:
+        """``{field: value}`` of the rule fields that differ from :meth:`closest_builtin`'s
+        (with ``pieces=False``, the piece count left out, which files do not depend on)."""
+        base = self.closest_builtin()
+        return {f.name: getattr(self.rules, f.name) for f in RULE_FIELDS
+                if getattr(self.rules, f.name) != getattr(base.rules, f.name)
+                and (pieces or f.header != "never")}
 
     def cli_flags(self) -> str:
         """The ``morris`` options that select this variant's board and rules, e.g.
         ``--variant six --double-mill-removes 2`` (for hints that print a command)."""
-        base = VARIANTS.get(self.name)
-        out = [f"--variant {self.name}"]
-        r = self.rules
-        if base is None or r.flying != base.rules.flying:
-            out.append("--flying" if r.flying else "--no-flying")
-        if base is None or r.double_mill_removes != base.rules.double_mill_removes:
-            if r.double_mill_removes != 1 or base is None:
-                out.append(f"--double-mill-removes {r.double_mill_removes}")
-        if r.no_removal_limit is not None:
-            out.append(f"--no-removal-limit {r.no_removal_limit}")
-        if r.endgame_no_removal_limit is not None:
-            out.append(f"--endgame-no-removal-limit {r.endgame_no_removal_limit}")
-        if base is None or r.full_board != base.rules.full_board:
-            out.append(f"--full-board {r.full_board}")
-        if base is None or r.pieces != base.rules.pieces:
-            out.append(f"--pieces {r.pieces}")
+        out = [f"--variant {self.closest_builtin().name}"]
+        by_name = {f.name: f for f in RULE_FIELDS}
+        for name, value in self.changed_fields().items():
+            f = by_name[name]
+            if f.kind is bool:
+                yes, no = f.option.split("/")
+                out.append(yes if value else no)
+            elif value is not None:  # (no limit: the option left out)
+                out.append(f"{f.option} {value}")
         return " ".join(out)
+
+    def query_params(self) -> dict:
+        """The explorer's query parameters for this variant's rules (files serve every piece
+        count, so the count is left out): ``{"variant": "six", "double_mill_removes": "2"}``."""
+        out = {"variant": self.closest_builtin().name}
+        for name, value in self.changed_fields(pieces=False).items():
+            out[name] = ("1" if value else "0") if isinstance(value, bool) else \
+                ("0" if value is None else str(value))
+        return out
 
 
 def _builtin():
     out = {
         "standard": Variant("standard", STANDARD_BOARD, Rules(pieces=9, flying=True)),
         "six": Variant("six", SIX_BOARD, Rules(pieces=6, flying=False)),
+        "six-hand": Variant("six-hand", SIX_BOARD, Rules(pieces=6, flying=False, count_hand=True)),
         "morabaraba": Variant("morabaraba", MORABARABA_BOARD,
                               Rules(pieces=12, flying=True, count_hand=True)),
         "twelve": Variant("twelve", MORABARABA_BOARD,
@@ -360,6 +388,16 @@ def _builtin():
 
 
 VARIANTS = _builtin()
+
+
+def variant_names() -> str:
+    """The built-in variants' names in one line, ``standard-3`` to ``standard-8`` as one entry
+    (for help texts): ``standard, standard-3 .. standard-8, six, ...``."""
+    counted = [n for n in VARIANTS if re.fullmatch(r"standard-\d+", n)]
+    names = [n for n in VARIANTS if n not in counted]
+    if counted:
+        names.insert(1, f"{counted[0]} .. {counted[-1]}")
+    return ", ".join(names)
 
 
 @dataclass(frozen=True)
@@ -413,23 +451,18 @@ def _preset(rules: str, name, given: dict) -> tuple[str, dict]:
     return preset.variant, out
 
 
-def get_variant(
-    name: str | None = None,
-    *,
-    flying: bool | None = None,
-    double_mill_removes: int | None = None,
-    no_removal_limit: int | None = None,
-    endgame_no_removal_limit: int | None = None,
-    pieces: int | None = None,
-    full_board: str | None = None,
-    rules: str | None = None,
-) -> Variant:
-    """A built-in variant (default ``standard``), with rule options changed where given;
-    ``rules`` names a preset (:data:`PRESETS`), whose variant and options the others may
-    repeat but not contradict."""
-    given = dict(flying=flying, double_mill_removes=double_mill_removes,
-                 no_removal_limit=no_removal_limit, endgame_no_removal_limit=endgame_no_removal_limit,
-                 pieces=pieces, full_board=full_board)
+def get_variant(name: str | None = None, *, rules: str | None = None, **options) -> Variant:
+    """A built-in variant (default ``standard``), with rule options changed where given (any
+    field of :class:`Rules`: ``flying``, ``double_mill_removes``, ``no_removal_limit``,
+    ``endgame_no_removal_limit``, ``pieces``, ``count_hand``, ``full_board``,
+    ``place_or_move``; ``None``: the variant's); ``rules`` names a preset (:data:`PRESETS`),
+    whose variant and options the others may repeat but not contradict."""
+    known = {f.name for f in RULE_FIELDS}
+    unknown = sorted(set(options) - known)
+    if unknown:
+        raise TypeError(f"get_variant() got unknown rule option {unknown[0]!r}; "
+                        f"known: {', '.join(f.name for f in RULE_FIELDS)}")
+    given = {f.name: options.get(f.name) for f in RULE_FIELDS}
     if rules is not None:
         name, given = _preset(rules, name, given)
     if name is None:
@@ -451,20 +484,18 @@ def get_variant(
 
 def variant_from_fields(d: dict) -> Variant:
     """The variant that a dict of rule fields names: :meth:`Variant.describe`'s (which a worker
-    process receives) or a database header's (folders.ruleset_fields; a header names no piece
-    count, which files do not depend on: the most the board holds is taken)."""
+    process receives) or a database header's (folders.ruleset_fields: a field stated only where
+    set takes its default where absent; a header names no piece count, which files do not
+    depend on: the most the board holds is taken)."""
     try:
         board = BOARDS[d["board"]]
     except KeyError:
         raise UnknownVariantError(f"unknown board {d.get('board')!r}") from None
-    rules = Rules(
-        pieces=int(d["pieces"]) if "pieces" in d else min(12, board.n // 2),
-        flying=bool(d["flying"]),
-        double_mill_removes=int(d["double_mill_removes"]),
-        no_removal_limit=d["no_removal_limit"],
-        endgame_no_removal_limit=d.get("endgame_no_removal_limit"),
-        count_hand=bool(d.get("count_hand", False)),
-        full_board=d.get("full_board", "draw"),
-        place_or_move=bool(d.get("place_or_move", False)),
-    )
-    return Variant(d.get("name", d.get("ruleset", board.name)), board, rules)
+    values = {}
+    for f in RULE_FIELDS:
+        if f.name in d:
+            values[f.name] = d[f.name]
+        elif f.header == "always":
+            raise UnknownVariantError(f"the rules name no {f.name}")
+    values.setdefault("pieces", min(12, board.n // 2))
+    return Variant(d.get("name", d.get("ruleset", board.name)), board, Rules(**values))

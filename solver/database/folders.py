@@ -14,6 +14,7 @@ import numpy as np
 
 from ..core.codes import DV0, LOSS, WIN
 from ..core.errors import CorruptDatabaseError, ForeignDatabaseError
+from ..core.variants import RULE_FIELDS
 from ..core.version import __version__
 from ..format.fileformat import KIND_SUFFIX, SUFFIX, TableFile, header_mismatch, longest_of, plane_stats
 from ..hashing.index import count_positions
@@ -143,24 +144,16 @@ def misplaced(path, header: dict) -> str | None:
 
 
 def ruleset_fields(variant) -> dict:
-    """The header fields that must match for a file to serve a variant's positions."""
-    out = {
-        "ruleset": variant.ruleset_id,
-        "board": variant.board.name,
-        "flying": variant.rules.flying,
-        "double_mill_removes": variant.rules.double_mill_removes,
-        "no_removal_limit": variant.rules.no_removal_limit,
-    }
-    if variant.rules.endgame_no_removal_limit is not None:  # (files before it existed lack it)
-        out["endgame_no_removal_limit"] = variant.rules.endgame_no_removal_limit
-    # the rules of round 4's games, stated where they hold (the standard game's headers, and so
-    # its files, stay as they were)
-    if variant.rules.count_hand:
-        out["count_hand"] = True
-    if variant.rules.full_board != "draw":
-        out["full_board"] = variant.rules.full_board
-    if variant.rules.place_or_move:
-        out["place_or_move"] = True
+    """The header fields that must match for a file to serve a variant's positions: the
+    ruleset, the board, and each rule field as its declaration says (rulefields.py: every
+    header states ``flying``, ``double_mill_removes`` and ``no_removal_limit``; the fields of
+    later rules only where they differ from the default, so the standard game's headers, and
+    its files, stay as they were)."""
+    out = {"ruleset": variant.ruleset_id, "board": variant.board.name}
+    for f in RULE_FIELDS:
+        value = getattr(variant.rules, f.name)
+        if f.header == "always" or f.header == "set" and f.differs(value):
+            out[f.name] = value
     return out
 
 

@@ -23,9 +23,9 @@ FORMAT = "morris-tablebase"
 #: every FENCE-th anchor is repeated in the header (fileformat.FENCE)
 FENCE = 1024
 
-#: the rule fields every header has, and those stated only where they differ from the default
-RULES = ("ruleset", "board", "flying", "double_mill_removes", "no_removal_limit")
-RULES_WHERE_SET = ("endgame_no_removal_limit", "count_hand", "full_board", "place_or_move")
+#: the fields that name the rules (and, from each rule field's declaration, rulefields.py: those
+#: every header has, and those stated only where they differ from the default)
+RULES = ("ruleset", "board")
 COMMON = ("format", "points", "subspace", "phase", "m", "o", "hm", "ho", "positions", "slots",
           "anchor_fence", "file_size", "sections", "distance")
 #: each kind's own fields (a values file of rules with a no-removal limit adds LIMITED)
@@ -101,8 +101,12 @@ def check_header(h: dict, size: int, version: int, hlen: int, read_u64) -> None:
     kind = kind_of(h)
     variant, sub = _rules_and_subspace(h)
     limited = variant.limited
-    want = set(RULES) | set(COMMON) | set(OWN[kind]) | (set(LIMITED) if limited and kind == "values" else set())
-    allowed = want | set(RULES_WHERE_SET) | set(OPTIONAL)
+    from ..core.variants import RULE_FIELDS
+
+    always = {f.name for f in RULE_FIELDS if f.header == "always"}
+    where_set = {f.name for f in RULE_FIELDS if f.header == "set"}
+    want = set(RULES) | always | set(COMMON) | set(OWN[kind]) | (set(LIMITED) if limited and kind == "values" else set())
+    allowed = want | where_set | set(OPTIONAL)
     missing, unknown = sorted(want - set(h)), sorted(set(h) - allowed)
     if missing:
         raise HeaderError(f"no {', '.join(missing)} in a {kind} file's header")
@@ -120,34 +124,30 @@ def check_header(h: dict, size: int, version: int, hlen: int, read_u64) -> None:
 def _rules_and_subspace(h: dict):
     """The variant and subspace that the header names, each field of the right type; the
     ruleset's name must be the one those rules have."""
-    from ..core.variants import BOARDS, Rules, Variant  # (plain Python)
+    from ..core.errors import UnknownVariantError
+    from ..core.variants import BOARDS, RULE_FIELDS, Rules, Variant  # (plain Python)
     from ..hashing.subspaces import Subspace
 
     board = BOARDS.get(h.get("board")) if isinstance(h.get("board"), str) else None
     if board is None:
         raise HeaderError(f"board is {h.get('board')!r}; this toolkit knows {', '.join(BOARDS)}")
-    if type(h.get("flying")) is not bool:
-        raise HeaderError(f"flying is {h.get('flying')!r}, not true or false")
-    _int(h, "double_mill_removes", 1, 2)
-    limit = h.get("no_removal_limit")
-    if limit is not None:
-        _int(h, "no_removal_limit", 1, 1 << 20)
-    fields = {}
-    if "endgame_no_removal_limit" in h:
-        fields["endgame_no_removal_limit"] = _int(h, "endgame_no_removal_limit", 1, 1 << 20)
-    for flag in ("count_hand", "place_or_move"):
-        if flag in h:
-            if h[flag] is not True:
-                raise HeaderError(f"{flag} is {h[flag]!r}: a header states it only where it is true")
-            fields[flag] = True
-    if "full_board" in h:
-        if h["full_board"] != "loss":
-            raise HeaderError(f"full_board is {h['full_board']!r}: a header states it only where "
-                              f"a full board is lost (\"loss\")")
-        fields["full_board"] = "loss"
+    values = {}
+    for f in RULE_FIELDS:  # each as its declaration says (rulefields.py)
+        if f.header == "never":
+            continue
+        if f.name not in h:
+            if f.header == "always":
+                raise HeaderError(f"no {f.name} in the header")
+            continue
+        try:
+            values[f.name] = f.check(h[f.name])
+        except UnknownVariantError as exc:
+            raise HeaderError(str(exc)) from None
+        if f.header == "set" and not f.differs(h[f.name]):
+            raise HeaderError(f"{f.name} is {h[f.name]!r}: a header states it only where it "
+                              f"differs from the default")
     try:
-        rules = Rules(pieces=min(12, board.n // 2), flying=h["flying"],
-                      double_mill_removes=h["double_mill_removes"], no_removal_limit=limit, **fields)
+        rules = Rules(pieces=min(12, board.n // 2), **values)
     except (ValueError, TypeError) as exc:
         raise HeaderError(f"rules that cannot be: {exc}") from None
     variant = Variant(board.name, board, rules)
@@ -331,19 +331,17 @@ def _check_codec(h: dict, name: str, s: dict) -> None:
     codec = s["codec"]
     shift = 1 if s.get("halved") else 0
     if name == "dtc":
-        most = max(h["max_win_dtc"], h["max_loss_dtc"])
+        fields = ("max_win_dtc", "max_loss_dtc")
     elif name == "dtw":
-        most = h["max_loss_dtw"] if s["select"] == "lost" else max(h["max_win_dtw"], h["max_loss_dtw"])
-        most >>= shift
+        fields = ("max_loss_dtw",) if s["select"] == "lost" else ("max_win_dtw", "max_loss_dtw")
     elif name == "dd":
-        most = h["max_draw_distance"]
+        fields = ("max_draw_distance",)
     else:
         return
-    wide = most > 255
-    if (codec == "uint16") != wide:
-        raise HeaderError(f"section {name} has codec {codec} for distances up to {most}")
-    if codec == "ones" and most > 1:
-        raise HeaderError(f"section {name} has codec ones for distances up to {most}")
+    most = max(h[f] for f in fields) >> shift
+    said = f"{' and '.join(fields)} say distances up to {most}" + (" (halved)" if shift else "")
+    if (codec == "uint16") != (most > 255) or (codec == "ones" and most > 1):
+        raise HeaderError(f"section {name} has codec {codec}, but {said}")
 
 
 def _align(x: int) -> int:

@@ -110,7 +110,7 @@ ALONE = 100_000_000
 #: per core, and bytes of database file per position, by phase. Only for estimates.
 RATES = {"movement": (2.0e6, 2.28 / 8), "placement": (2.5e6, 1.80 / 8),
          # Lasker Morris's hand pairs (jobs.HandPair): lasker --pieces 6, 1.53 M positions/s/core
-         # and 1.52 bits a position (scripts/bench_lasker.py)
+         # and 1.52 bits a position (bench/bench_lasker.py)
          "hand": (1.5e6, 1.52 / 8)}
 
 

@@ -1,6 +1,6 @@
 """Where the placement sweep's thread spends its time, instruction by instruction (Linux perf).
 
-    python3 scripts/perf_sweep.py --db tb 6-6+1+1 [--threads 1] [--top 12] [--out DIR]
+    python3 bench/perf_sweep.py --db tb 6-6+1+1 [--threads 1] [--top 12] [--out DIR]
         [--dtw] [--draws]
 
 Loads the subspace's children from --db, runs the sweep once to compile it (with --dtw and

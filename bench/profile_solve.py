@@ -1,8 +1,8 @@
 """Where a solve's time goes, by phase: a profile of ``morris solve`` (issue 31's first table).
 
-    python3 scripts/profile_solve.py --out /tmp/morris-prof --max-pieces 6 [--phase all] [--dtw] [--draws]
-    python3 scripts/profile_solve.py --out /tmp/morris-prof --db tb --alone 8-8 [--runs 3]
-    python3 scripts/profile_solve.py --out /tmp/morris-prof --db tb --alone 6-6 --rules cetinsgame
+    python3 bench/profile_solve.py --out /tmp/morris-prof --max-pieces 6 [--phase all] [--dtw] [--draws]
+    python3 bench/profile_solve.py --out /tmp/morris-prof --db tb --alone 8-8 [--runs 3]
+    python3 bench/profile_solve.py --out /tmp/morris-prof --db tb --alone 6-6 --rules cetinsgame
 
 Runs the solve in this process (as ``morris solve`` does without --jobs or --dask) with each
 named phase of the library timed: the movement pair's count, propagation and finish (values,

@@ -1,7 +1,7 @@
 """Benchmark `morris annotate`: random games (each side picks a legal move at random; a game
 ends at its result or after --plies plies), graded against the databases.
 
-    python3 scripts/bench_annotate.py --variant six --games 1000 [--db DIR] [--plies 100]
+    python3 bench/bench_annotate.py --variant six --games 1000 [--db DIR] [--plies 100]
 
 Prints: the warm time to grade one game of --plies plies (the API, ``annotate_game``, median of
 5), and the whole command ``morris annotate FILE --variant ... --progress`` over every game

@@ -1,7 +1,7 @@
 """Issue 20's match table: every bot against every fallible opponent, from the start, one
 `morris match` command per cell.
 
-    python3 scripts/match_table.py --db tb [--games 200] [--seed 1] [--jobs 2]
+    python3 bench/match_table.py --db tb [--games 200] [--seed 1] [--jobs 2]
         [--bots perfect,perfect:replies,epsilon:0] [--opponents epsilon:0.02,epsilon:0.01,search:2,search:4]
         [--results matches.jsonl] [--write-doc]
 
@@ -101,7 +101,7 @@ def main():
 
         cmds = sorted({r["command"] for r in rows})
         write_section(f"matches-{args.variant}", "\n".join(
-            [f"`python3 scripts/match_table.py --db {args.db} --variant {args.variant} --games {args.games} "
+            [f"`python3 bench/match_table.py --db {args.db} --variant {args.variant} --games {args.games} "
              f"--seed {args.seed}`: wins / draws / losses of each bot (the row's opponent the other "
              f"side), {args.games} games a cell, colours alternating; each cell is the command below it.", ""]
             + lines + ["", "Commands:", ""] + [f"- `{c}`" for c in cmds]))

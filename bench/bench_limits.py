@@ -1,6 +1,6 @@
 """Benchmark solving under a no-removal limit against the unlimited solve of the same subspaces.
 
-    python3 scripts/bench_limits.py --variant standard --max-pieces 5 --limit 100 [--runs 3]
+    python3 bench/bench_limits.py --variant standard --max-pieces 5 --limit 100 [--runs 3]
 
 Each run solves the movement phase (up to --max-pieces a side) into a fresh directory without
 the limit, then with it (the unlimited files are its twins, so the second solve is the limited

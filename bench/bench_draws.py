@@ -1,6 +1,6 @@
 """The draw values of movement pairs, timed on a solved database (issue 31).
 
-    python3 scripts/bench_draws.py --db tb 8-5 7-5 6-6 [--runs 2] [--variant six --no-flying]
+    python3 bench/bench_draws.py --db tb 8-5 7-5 6-6 [--runs 2] [--variant six --no-flying]
 
 Solves each pair's draw values again in this process (``retro.solve_pair_draws``, as the
 ``MovementDraws`` job does: the pair's values and its children's draw-value files read from
@@ -8,7 +8,7 @@ Solves each pair's draw values again in this process (``retro.solve_pair_draws``
 over both parts) and ``level 0`` (the predecessors of won positions that take the moves into
 them off the counts). The planes are compared with --db's draw-value files (the script fails
 where they differ). Another install's code runs the same with its python:
-``/path/venv/bin/python scripts/bench_draws.py ...`` (the job's loaders, or for code that
+``/path/venv/bin/python bench/bench_draws.py ...`` (the job's loaders, or for code that
 predates them the same written out, called without ``tallies``).
 """
 

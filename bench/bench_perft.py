@@ -1,6 +1,6 @@
 """Benchmark: perft with the numba generator against the pure-Python reference.
 
-    python3 scripts/bench_perft.py [--depth 5] [--repeat 3] [--write-doc]
+    python3 bench/bench_perft.py [--depth 5] [--repeat 3] [--write-doc]
 
 Both run single-threaded from the start position (and from a movement position with flying) and
 must give the same count; prints the median times and the speed-up.
@@ -45,7 +45,7 @@ def main():
     if args.write_doc:
         from _report import machine, write_section
 
-        lines = [f"Measured with `python3 scripts/bench_perft.py --depth {args.depth} --repeat {args.repeat} --write-doc` "
+        lines = [f"Measured with `python3 bench/bench_perft.py --depth {args.depth} --repeat {args.repeat} --write-doc` "
                  f"on {machine()}; one thread each, median of {args.repeat}; both counts agree.", "",
                  "| position | depth | perft | pure Python | numba | speed-up |", "|---|---:|---:|---:|---:|---:|"]
         for name, d, c, p, n in rows:

@@ -1,6 +1,6 @@
 """Benchmark: the same solve in this process, on a local process pool and on a Dask LocalCluster.
 
-    python3 scripts/bench_cluster.py [--max-pieces 6] [--workers 2] [--write-doc]
+    python3 bench/bench_cluster.py [--max-pieces 6] [--workers 2] [--write-doc]
 
 Each run starts from an empty directory and is timed from the command's start to its end
 (cluster start-up included); the files of all runs must be identical.
@@ -54,7 +54,7 @@ def main():
         from _report import machine, write_section
 
         base = rows[0][1]
-        lines = [f"Measured with `python3 scripts/bench_cluster.py --max-pieces {args.max_pieces} "
+        lines = [f"Measured with `python3 bench/bench_cluster.py --max-pieces {args.max_pieces} "
                  f"--workers {args.workers} --write-doc` on {machine()}: the standard movement phase up to "
                  f"{args.max_pieces} a side from nothing, wall time of the whole command; all runs wrote "
                  f"identical files.", "", "| how | seconds | speed-up |", "|---|---:|---:|"]

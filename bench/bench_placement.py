@@ -1,6 +1,6 @@
 """Time the placement sweep kernel alone on given subspaces (children loaded first, untimed).
 
-    python3 scripts/bench_placement.py --db tb 5-5+1+0 6-6+1+1 [--runs 3] [--threads 2]
+    python3 bench/bench_placement.py --db tb 5-5+1+0 6-6+1+1 [--runs 3] [--threads 2]
         [--dtw] [--draws]
 
 Needs the children's files in --db (solve the subspaces once first; with --dtw and --draws,

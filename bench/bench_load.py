@@ -3,7 +3,7 @@ database (movement and placement), after a warm-up, while I idle connections tha
 byte stay open. Prints requests/s, latency percentiles and errors (any status but 200, a reset,
 a timeout).
 
-    python3 scripts/bench_load.py --db tb --clients 50 --seconds 60 --idle 20 [--think-ms 0]
+    python3 bench/bench_load.py --db tb --clients 50 --seconds 60 --idle 20 [--think-ms 0]
 
 Each client is a thread with its own keep-alive connection, sending its next request as soon as
 the last one is answered (plus ``--think-ms``); the server runs in its own process

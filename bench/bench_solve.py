@@ -1,6 +1,6 @@
 """Benchmark the movement-phase solve, pair by pair, and project the rest.
 
-    python3 scripts/bench_solve.py --out /tmp/morris-bench --max-pieces 6 [--write-doc]
+    python3 bench/bench_solve.py --out /tmp/morris-bench --max-pieces 6 [--write-doc]
 
 Each pair runs in its own process (so its peak resident memory is its own). Pairs already
 complete in --out are not re-solved unless --fresh; their timings then come from the last run's
@@ -123,7 +123,7 @@ def main():
     from _report import machine, write_section
 
     lines = [
-        f"Measured with `python3 scripts/bench_solve.py --out {args.out} --max-pieces {args.max_pieces} --write-doc` "
+        f"Measured with `python3 bench/bench_solve.py --out {args.out} --max-pieces {args.max_pieces} --write-doc` "
         f"on {machine()}. Each pair in its own process; seconds are the solver's own phases "
         f"(load, count, propagate, finish, write), M/s/core = positions / seconds / {cores} cores; "
         f"peak = the process's peak resident memory; wdl and dtc = compressed planes in bits per position.",

@@ -1,7 +1,7 @@
 """What the machine gives a solve: one core's arithmetic, a dependent load from memory, and
 random loads that may overlap, each on one process alone and on two at once.
 
-    python3 scripts/bench_machine.py [--mb 1024] [--runs 3] [--json FILE]    (about 4.5 min)
+    python3 bench/bench_machine.py [--mb 1024] [--runs 3] [--json FILE]    (about 4.5 min)
 
 The solver's kernels are made of these: a chain of dependent table loads (the perfect hash),
 random loads from large planes (a child's value, a predecessor's slot) that prefetching can

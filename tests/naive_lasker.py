@@ -15,7 +15,7 @@ naive_standard.py, whose level loops it shares):
 It compares every raw position with the files of a database directory (``morris solve --out DB
 --variant lasker --pieces 3 --phase all --dtw``):
 
-    python3 scripts/naive_lasker.py --db DB --pieces 3 [--no-flying] [--double-mill-removes 2]
+    python3 tests/naive_lasker.py --db DB --pieces 3 [--no-flying] [--double-mill-removes 2]
         [--board six]
 
 and prints the mismatches per subspace (0 expected); it exits 1 if there is any.
@@ -24,7 +24,6 @@ and prints the mismatches per subspace (0 expected); it exits 1 if there is any.
 from __future__ import annotations
 
 import argparse
-import os
 import sys
 import time
 from math import comb
@@ -32,8 +31,7 @@ from math import comb
 import numpy as np
 from numba import njit
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from naive_standard import (BIG, NCHUNK, _compress, _expand, _popcount, _rank, _retrograde,  # noqa: E402
+from naive_standard import (BIG, NCHUNK, _compress, _expand, _popcount, _rank, _retrograde,  # (beside it)
                             _retrograde_dtc, _unrank, in_chunks)
 
 

@@ -1,6 +1,6 @@
 """Benchmark lookups: warm random probes, and cold first probes in new processes.
 
-    python3 scripts/bench_probe.py --db /tmp/morris-bench [--count 20000] [--cold 20] [--write-doc]
+    python3 bench/bench_probe.py --db /tmp/morris-bench [--count 20000] [--cold 20] [--write-doc]
 
 Positions are drawn uniformly from all positions of the movement subspaces in --db (a random
 subspace weighted by its positions, a random used slot, a random symmetric image and colour).
@@ -155,7 +155,7 @@ def main():
         from _report import machine, write_section
 
         write_section("probe", "\n".join([
-            f"Measured with `python3 scripts/bench_probe.py --db {args.db} --count {args.count} --cold {args.cold} --write-doc` "
+            f"Measured with `python3 bench/bench_probe.py --db {args.db} --count {args.count} --cold {args.cold} --write-doc` "
             f"on {machine()}, over the movement subspaces in the database (positions drawn uniformly; "
             f"warm: the files in the page cache; cold: a new process, the files evicted from the page cache).",
             "",

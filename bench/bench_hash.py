@@ -1,6 +1,6 @@
 """Benchmark: index and unindex throughput per core on random positions of a subspace.
 
-    python3 scripts/bench_hash.py [--subspace 8-8] [--count 2000000] [--repeat 5]
+    python3 bench/bench_hash.py [--subspace 8-8] [--count 2000000] [--repeat 5]
 
 Positions are random raw positions (random points for each side, in any symmetric orientation),
 so every index call canonicalises. Runs with one numba thread (per-core figures) and prints the
@@ -61,7 +61,7 @@ def main():
         from _report import machine, write_section
 
         write_section(f"hash-{sub}", "\n".join([
-            f"Measured with `python3 scripts/bench_hash.py --subspace {sub} --count {args.count} --repeat {args.repeat} --write-doc` "
+            f"Measured with `python3 bench/bench_hash.py --subspace {sub} --count {args.count} --repeat {args.repeat} --write-doc` "
             f"on {machine()} (one thread; median of {args.repeat}; random raw positions, so every index call canonicalises).",
             "",
             "| subspace | slots | index | unindex |",

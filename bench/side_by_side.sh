@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Time two installs of morris on the same solve, on the same machine, alternated: the speed
 # comparison issue 31 asks for (the code before it against this one, the same subspaces).
-#   scripts/side_by_side.sh WORKDIR ROUNDS A_MORRIS B_MORRIS SOLVE_ARGS...
-# e.g. scripts/side_by_side.sh /work/sbs 1 /old/env/bin/morris morris \
+#   bench/side_by_side.sh WORKDIR ROUNDS A_MORRIS B_MORRIS SOLVE_ARGS...
+# e.g. bench/side_by_side.sh /work/sbs 1 /old/env/bin/morris morris \
 #          --variant standard-7 --phase all --dtw --draws
 # Round r runs A then B when r is odd, B then A when it is even; each run is a fresh
 # `morris solve --out WORKDIR/{a,b} SOLVE_ARGS --quiet` under /usr/bin/time -v (the folder of the

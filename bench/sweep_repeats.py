@@ -1,6 +1,6 @@
 """How many of the placement sweep's visits repeat a position (issue 31).
 
-    python3 scripts/sweep_repeats.py [--variant standard]
+    python3 bench/sweep_repeats.py [--variant standard]
 
 The sweep (kernels/placement.py) walks, for each orbit representative M of the mover's pieces,
 every opponent mask O on the points M leaves free. Where M has a nontrivial stabilizer, the

@@ -1,6 +1,6 @@
 """What the values files' distance sections would weigh, and cost to write, at other zstd levels.
 
-    python3 scripts/compression_levels.py --db tb [--variant standard] [--levels 6 8 9]
+    python3 bench/compression_levels.py --db tb [--variant standard] [--levels 6 8 9]
 
 For every values file of --db (the rule set of --variant) whose distances are stored (codec
 uint8 or uint16; not ``ones``), the distance plane is read back and compressed again in the

@@ -1,6 +1,6 @@
 """Solve a variant's placement phase by the sweep, then check it against the alpha-beta search.
 
-    python3 scripts/crosscheck_placement.py --db /tmp/morris-bench --variant standard-5 [--count 2000] [--write-doc]
+    python3 bench/crosscheck_placement.py --db /tmp/morris-bench --variant standard-5 [--count 2000] [--write-doc]
 
 Needs the movement databases in --db. Compares the start position and --count random placement
 positions (reached by random play), and prints the time and size of the sweep.
@@ -63,7 +63,7 @@ def main():
         from _report import machine, write_section
 
         write_section(f"placement-{v.name}", "\n".join([
-            f"Measured with `python3 scripts/crosscheck_placement.py --db {args.db} --variant {v.name} "
+            f"Measured with `python3 bench/crosscheck_placement.py --db {args.db} --variant {v.name} "
             f"--count {args.count} --write-doc` on {machine()}.", "",
             f"| variant | placement subspaces | positions swept in this run (subspaces not shared with a smaller variant) | sweep s | start (sweep / search) | random positions compared | mismatches |",
             "|---|---:|---:|---:|---|---:|---:|",

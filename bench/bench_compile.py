@@ -1,6 +1,6 @@
 """Time numba's compiling of the kernels from a cold cache: what a fresh clone's test suite pays.
 
-    python3 scripts/bench_compile.py [--work DIR] [--keep]
+    python3 bench/bench_compile.py [--work DIR] [--keep]
 
 Runs, in one process with an empty numba cache (a new ``NUMBA_CACHE_DIR``), the standard board's
 and Lasker Morris's 3-a-side games whole with dtw and draw values, each followed by ``morris

@@ -2,8 +2,8 @@
 draw-value pass (its count, the step that takes the moves into won positions off the counts,
 the grades' levels).
 
-    python3 scripts/bench_pair.py --db DIR [--variant standard] [--runs 3] 6-5 6-6
-    python3 scripts/bench_pair.py --db tb --no-draws --levels 2,4,5 7-5
+    python3 bench/bench_pair.py --db DIR [--variant standard] [--runs 3] 6-5 6-6
+    python3 bench/bench_pair.py --db tb --no-draws --levels 2,4,5 7-5
 
 ``--db`` must hold the pair's values and draw-value files and those of the pairs its removals
 lead to (e.g. ``morris solve --out DIR --max-pieces 6 --draws``; with ``--no-draws`` the values

@@ -1,6 +1,6 @@
 """Benchmark Lasker Morris's solve (the place-or-move turn) on a small game, by kind of job.
 
-    python3 scripts/bench_lasker.py --pieces 6 --out /tmp/lasker-bench [--phases]
+    python3 bench/bench_lasker.py --pieces 6 --out /tmp/lasker-bench [--phases]
 
 Solves ``--variant lasker --pieces N --phase all`` from nothing into --out (which must not hold
 it yet) and prints, for the movement pairs and for the hand pairs (jobs.HandPair: a subspace with

@@ -17,7 +17,7 @@ with 4 a side take minutes. It computes, straight from the definitions:
 and compares every raw position with the files of a database directory (``morris solve --out DB
 --variant standard-4 --phase all --dtw --draws``, and the same with ``--flying``):
 
-    python3 scripts/naive_standard.py --db DB --variant standard-4 [--flying]
+    python3 tests/naive_standard.py --db DB --variant standard-4 [--flying]
 
 It prints the mismatches per subspace (0 expected) and exits 1 if there is any.
 """

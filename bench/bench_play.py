@@ -1,6 +1,6 @@
 """Time perfect play from the first move: the bot against itself, as `morris play` runs it.
 
-    python3 scripts/bench_play.py --db tb [--games 3] [--seed 1]
+    python3 bench/bench_play.py --db tb [--games 3] [--seed 1]
 
 Opens the tablebase the way `morris play --db DB` does (--db, then the shipped book, then search
 over the movement databases, loaded in the background from the start), plays whole games, and
