@@ -338,10 +338,11 @@ class Variant:
 
         return min((v for v in VARIANTS.values() if v.board == self.board), key=distance)
 
-    def changed_fields(self, pieces: bool = True) -> dict:
-        """``{field: value}`` of the rule fields that differ from :meth:`closest_builtin`'s
-        (with ``pieces=False``, the piece count left out, which files do not depend on)."""
-        base = self.closest_builtin()
+    def changed_fields(self, pieces: bool = True, base: "Variant | None" = None) -> dict:
+        """``{field: value}`` of the rule fields that differ from ``base``'s (default:
+        :meth:`closest_builtin`; with ``pieces=False``, the piece count left out, which files do
+        not depend on)."""
+        base = base or self.closest_builtin()
         return {f.name: getattr(self.rules, f.name) for f in RULE_FIELDS
                 if getattr(self.rules, f.name) != getattr(base.rules, f.name)
                 and (pieces or f.header != "never")}
@@ -349,10 +350,13 @@ class Variant:
     def cli_flags(self) -> str:
         """The ``morris`` options that select this variant's board and rules, e.g.
         ``--variant six --double-mill-removes 2`` (for hints that print a command)."""
-        out = [f"--variant {self.closest_builtin().name}"]
-        by_name = {f.name: f for f in RULE_FIELDS}
-        for name, value in self.changed_fields().items():
-            f = by_name[name]
+        base = self.closest_builtin()
+        out = [f"--variant {base.name}"]
+        changed = self.changed_fields(base=base)
+        for f in RULE_FIELDS:
+            if f.name not in changed:
+                continue
+            value = changed[f.name]
             if f.kind is bool:
                 yes, no = f.option.split("/")
                 out.append(yes if value else no)
@@ -363,8 +367,9 @@ class Variant:
     def query_params(self) -> dict:
         """The explorer's query parameters for this variant's rules (files serve every piece
         count, so the count is left out): ``{"variant": "six", "double_mill_removes": "2"}``."""
-        out = {"variant": self.closest_builtin().name}
-        for name, value in self.changed_fields(pieces=False).items():
+        base = self.closest_builtin()
+        out = {"variant": base.name}
+        for name, value in self.changed_fields(pieces=False, base=base).items():
             out[name] = ("1" if value else "0") if isinstance(value, bool) else \
                 ("0" if value is None else str(value))
         return out

@@ -16,6 +16,9 @@ from __future__ import annotations
 
 import math
 
+from ..core.errors import UnknownVariantError
+from ..core.variants import BOARDS, RULE_FIELDS, Rules, Variant
+
 #: the hash every file is written with (docs/format.md, "The perfect hash")
 HASH_SCHEME = "anchor-orbit-colex-v1"
 HASH_ANCHOR = "opponent"
@@ -23,9 +26,10 @@ FORMAT = "morris-tablebase"
 #: every FENCE-th anchor is repeated in the header (fileformat.FENCE)
 FENCE = 1024
 
-#: the fields that name the rules (and, from each rule field's declaration, rulefields.py: those
-#: every header has, and those stated only where they differ from the default)
-RULES = ("ruleset", "board")
+#: the fields that name the rules: the ruleset and board, the rule fields every header has, and
+#: those stated only where they differ from the default (each field's declaration, rulefields.py)
+RULES = ("ruleset", "board") + tuple(f.name for f in RULE_FIELDS if f.header == "always")
+RULES_WHERE_SET = tuple(f.name for f in RULE_FIELDS if f.header == "set")
 COMMON = ("format", "points", "subspace", "phase", "m", "o", "hm", "ho", "positions", "slots",
           "anchor_fence", "file_size", "sections", "distance")
 #: each kind's own fields (a values file of rules with a no-removal limit adds LIMITED)
@@ -101,12 +105,8 @@ def check_header(h: dict, size: int, version: int, hlen: int, read_u64) -> None:
     kind = kind_of(h)
     variant, sub = _rules_and_subspace(h)
     limited = variant.limited
-    from ..core.variants import RULE_FIELDS
-
-    always = {f.name for f in RULE_FIELDS if f.header == "always"}
-    where_set = {f.name for f in RULE_FIELDS if f.header == "set"}
-    want = set(RULES) | always | set(COMMON) | set(OWN[kind]) | (set(LIMITED) if limited and kind == "values" else set())
-    allowed = want | where_set | set(OPTIONAL)
+    want = set(RULES) | set(COMMON) | set(OWN[kind]) | (set(LIMITED) if limited and kind == "values" else set())
+    allowed = want | set(RULES_WHERE_SET) | set(OPTIONAL)
     missing, unknown = sorted(want - set(h)), sorted(set(h) - allowed)
     if missing:
         raise HeaderError(f"no {', '.join(missing)} in a {kind} file's header")
@@ -124,8 +124,6 @@ def check_header(h: dict, size: int, version: int, hlen: int, read_u64) -> None:
 def _rules_and_subspace(h: dict):
     """The variant and subspace that the header names, each field of the right type; the
     ruleset's name must be the one those rules have."""
-    from ..core.errors import UnknownVariantError
-    from ..core.variants import BOARDS, RULE_FIELDS, Rules, Variant  # (plain Python)
     from ..hashing.subspaces import Subspace
 
     board = BOARDS.get(h.get("board")) if isinstance(h.get("board"), str) else None
