@@ -130,8 +130,37 @@ def test_plan_prints_the_critical_path():
 
 def test_plan_estimates_time_and_disk_from_the_measured_rates():
     r = CliRunner().invoke(cli, ["solve", "--out", "unused", "--plan"])
-    # 8,904,593,601 positions at the measured 2.0 M positions/s/core on 2 cores and 2.28 bits
-    # a position (docs/benchmarks.md): 2,226 s and 2.54 GB
-    assert "estimate: about 37 min on 2 cores and 2.5 GB of files" in r.output
+    # the standard movement phase: 8,904,593,601 positions at the measured rate on 2 cores and
+    # the measured bytes a position (schedule.RATES, docs/benchmarks.md)
+    rate, per_position = schedule.rate_of(get_variant("standard"), "movement")
+    secs, size = 8_904_593_601 / (2 * rate), 8_904_593_601 * per_position
+    assert (f"estimate: about {schedule.human_time(secs)} on 2 cores and "
+            f"{schedule.human_bytes(size)} of files (standard's rates by kind of job") in r.output
+    # both phases: each job at the rate of its kind (the placement sweep's, not the movement's)
+    v = get_variant("standard")
+    jobs, _ = schedule.job_graph(v, phase="all")
+    secs, size = schedule.estimate(v, jobs)
+    movement_only = sum(j.weight(v) for j in jobs) / (2 * rate)
+    assert abs(secs - movement_only) > 0.1 * secs
     r = CliRunner().invoke(cli, ["solve", "--out", "unused", "--plan", "--phase", "all"])
-    assert "estimate: about" in r.output and " h on 2 cores" in r.output
+    assert f"estimate: about {schedule.human_time(secs)} on 2 cores and {schedule.human_bytes(size)}" in r.output
+
+
+@pytest.mark.parametrize("name", ["six", "morabaraba", "lasker"])
+def test_each_game_is_estimated_at_its_own_rates(name):
+    """Each job at the rate of its game and kind: a game's plan is not the standard game's."""
+    v = get_variant(name, pieces=5)
+    jobs, _ = schedule.job_graph(v, phase="all", dtw=True, draws=True)
+    secs, size = schedule.estimate(v, jobs)
+    want = [schedule.rate_of(v, schedule.job_kind(j)) for j in jobs]
+    assert secs == pytest.approx(sum(j.weight(v) / (2 * r) for j, (r, _) in zip(jobs, want)))
+    assert size == pytest.approx(sum(j.weight(v) * b for j, (_, b) in zip(jobs, want)))
+    assert name in schedule.RATES
+    assert {schedule.job_kind(j) for j in jobs} <= set(schedule.RATES[name])
+    standard = get_variant("standard")
+    assert any(schedule.rate_of(v, k) != schedule.rate_of(standard, k) for k in schedule.RATES[name])
+    r = CliRunner().invoke(cli, ["solve", "--out", "unused", "--plan", "--variant", name, "--pieces", "5",
+                                 "--phase", "all", "--dtw", "--draws"])
+    assert r.exit_code == 0, r.output
+    assert (f"estimate: about {schedule.human_time(secs)} on 2 cores and "
+            f"{schedule.human_bytes(size)} of files ({name}'s rates by kind of job") in r.output

@@ -140,6 +140,7 @@ def random_positions(variant, count, seed):
 
 @pytest.mark.parametrize("var", ["standard", "six", "standard-4"])
 def test_numba_turns_match_python_turns(var):
+    from morris.hashing.games import game_of
     from morris.kernels.bitboard import turns_of_states
 
     for dm in (1, 2):
@@ -148,7 +149,7 @@ def test_numba_turns_match_python_turns(var):
         states = np.array([[p.mover, p.opponent, p.mover_hand, p.opponent_hand] for p in positions], dtype=np.int64)
         out = np.empty((len(positions) * 1024, 3), dtype=np.int64)
         start = np.empty(len(positions) + 1, dtype=np.int64)
-        turns_of_states(board_tables(v.board), v.rules.flying, dm, states, out, start)
+        turns_of_states(board_tables(v.board), game_of(v).args, states, out, start)
         for i, p in enumerate(positions):
             fast = sorted(tuple(int(x) for x in row) for row in out[start[i]:start[i + 1]])
             ref = sorted(p.legal_turns())

@@ -110,7 +110,7 @@ def test_killed_solve_resumes_to_identical_files(standard5, tmp_path):
 
 
 def test_the_missing_file_message_says_what_to_solve_and_what_it_costs(db):
-    from morris.solving.schedule import RATES, estimate, job_graph
+    from morris.solving.schedule import estimate, job_graph, rate_of
     from morris.hashing.subspaces import Subspace
     from morris.core.variants import get_variant
 
@@ -130,8 +130,8 @@ def test_the_missing_file_message_says_what_to_solve_and_what_it_costs(db):
     secs, size = estimate(v, jobs)
     # the estimate is the positions at the measured rates (2 cores)
     positions = sum(j.weight(v) for j in jobs)
-    assert secs == pytest.approx(positions / (2 * RATES["movement"][0]))
-    assert size == pytest.approx(positions * RATES["movement"][1])
+    assert secs == pytest.approx(positions / (2 * rate_of(v, "movement")[0]))
+    assert size == pytest.approx(positions * rate_of(v, "movement")[1])
     assert f"{len(jobs)} jobs: about" in text and "on 2 cores" in text and "of files" in text
 
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from ..core.errors import DataError, MissingDrawsError, MissingDtwError, MorrisError
 from ..solving.schedule import estimate, human_bytes, human_time, job_graph
+from ..hashing.games import game_of
 from ..hashing.subspaces import Subspace
 from ..database.shipped import data_dir
 
@@ -32,7 +33,7 @@ def solve_advice(variant, sub, out) -> str:
     secs, size = estimate(variant, jobs)
     text = (f"solve it with: morris solve --out {out}{flags} {sub} ({len(jobs)} jobs: about "
             f"{human_time(secs)} on 2 cores and {human_bytes(size)} of files)")
-    if sub.placement and not variant.rules.place_or_move:  # (no search over its cycles)
+    if sub.placement and not game_of(variant).hand_pairs:  # (no search over its cycles)
         mjobs, _ = job_graph(variant)
         msecs, msize = estimate(variant, mjobs)
         text += (f"; or solve the movement phase (morris solve --out {out}{flags}: about "

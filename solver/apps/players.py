@@ -36,6 +36,7 @@ from ..core.errors import UsageError
 from ..core.game import Game
 from ..core.inputs import parse_int
 from ..core.position import Position
+from ..hashing.games import game_of
 from ..hashing.index import board_tables
 from ..kernels import alphabeta as K
 
@@ -152,7 +153,7 @@ class SearchPlayer:
     def _ply(self, moves, d: int, bufs, deadline):
         """Every root move's score searched ``d`` plies deep, or None where the time (until
         ``deadline``; None: no limit) or a ``stop`` cut the ply short."""
-        T, r = board_tables(self.variant.board), self.variant.rules
+        T, R = board_tables(self.variant.board), game_of(self.variant).args
         out = []
         for child, switched, move in moves:
             if deadline is None:
@@ -164,9 +165,7 @@ class SearchPlayer:
                 allowed = 1 << 62 if self._rate is None else max(1000, int(left * self._rate))
             self._budget[0] = allowed
             t0 = time.monotonic()
-            s = int(K.negamax(T, r.flying, r.double_mill_removes, *child, d - 1, -K.INF, K.INF,
-                              bufs, self._budget, r.place_or_move, r.count_hand,
-                              self.variant.full_board_draws))
+            s = int(K.negamax(T, R, *child, d - 1, -K.INF, K.INF, bufs, self._budget))
             if deadline is not None and self._budget[0] <= 0:
                 return None
             spent = time.monotonic() - t0

@@ -11,9 +11,11 @@ import os
 
 from ..core.position import COLOR_NAMES, Position
 from ..core.errors import MorrisError
+from ..hashing.games import game_of
 from ..hashing.index import Hasher, count_positions, slot_count
 from ..hashing.subspaces import Subspace, movement_subspaces, placement_subspaces
-from ..solving.schedule import ALONE, critical_path, estimate, human_bytes, human_time, present_jobs
+from ..solving.schedule import (ALONE, RATES, critical_path, estimate, human_bytes, human_time,
+                               present_jobs)
 from ..database.folders import beside, open_found
 from ..core.variants import variant_from_fields
 
@@ -201,9 +203,11 @@ def plan_lines(variant, job_list, deps, out=None) -> list[str]:
     lines.append(f"no number of machines can finish sooner than the critical path: at most "
                f"{p.total / max(1, p.critical_weight):.2f}x the speed of one machine of the same kind")
     secs, size = estimate(variant, p.jobs)
+    family = game_of(variant).family
+    whose = (f"{family}'s rates by kind of job" if family in RATES
+             else f"the standard game's rates ({family}'s are not measured)")
     lines.append(f"estimate: about {human_time(secs)} on 2 cores and {human_bytes(size)} of files "
-               f"(rates measured on the standard board, docs/benchmarks.md; complete files are "
-               f"kept, so a rerun does less)")
+               f"({whose}, docs/benchmarks.md; complete files are kept, so a rerun does less)")
     if p.jobs:
         heavy = max(p.jobs, key=lambda j: j.memory(variant))
         lines.append(f"peak memory: about {human_bytes(heavy.memory(variant))} (the heaviest job, "

@@ -9,6 +9,7 @@ from dataclasses import dataclass
 
 from ..core.position import Position
 from ..core.progress import Reporter
+from ..hashing.games import game_of
 from ..solving.schedule import solve
 from ..lookups.search import start_value_by_search
 from ..lookups.tablebase import open_tablebase
@@ -66,4 +67,4 @@ def start_value(variant, db: str | None = None, method: str = "search", reporter
     with open_tablebase(target, shipped=False, search="never") as tb:
         value = tb.probe_wdl(Position.start(variant))
     return StartValue(variant.name, value, method, target, time.perf_counter() - t0,
-                      hand_pairs=variant.rules.place_or_move)
+                      hand_pairs=game_of(variant).hand_pairs)

@@ -17,6 +17,7 @@ from ..core.errors import CorruptDatabaseError, ForeignDatabaseError
 from ..core.variants import RULE_FIELDS
 from ..core.version import __version__
 from ..format.fileformat import KIND_SUFFIX, SUFFIX, TableFile, header_mismatch, longest_of, plane_stats
+from ..hashing.games import game_of
 from ..hashing.index import count_positions
 
 #: the suffix of each kind of file (fileformat.KINDS): values, dtw, draw values
@@ -228,7 +229,7 @@ def table_header(variant, sub, hasher, values, dtc, curse_counts=None) -> dict:
                  max_win_dtc=st["max_win_dtc"], max_loss_dtc=st["max_loss_dtc"],
                  distance="dtc-placement" if sub.placement else "dtc")
     if variant.limited:
-        hdr["limit"] = None if sub.placement else variant.rules.limit_of(sub.m, sub.o)
+        hdr["limit"] = game_of(variant).limit(sub)
         hdr["cursed_wins"], hdr["blessed_losses"] = (int(x) for x in curse_counts)
     if positions != hdr["positions"]:
         raise RuntimeError(f"{sub}: {positions} used slots, Burnside counts {hdr['positions']}")

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from ..core import rules
 from ..core.errors import UsageError
+from .games import game_of
 from .index import board_tables
 from ..core.position import Position
 
@@ -12,16 +13,10 @@ MAX_DEPTH = 32
 
 
 def _kernel_args(pos: Position):
-    rules = pos.variant.rules
-    return (
-        board_tables(pos.board), rules.flying, rules.double_mill_removes,
-        pos.mover, pos.opponent, pos.mover_hand, pos.opponent_hand,
-    )
-
-
-def _rule_args(pos: Position):
-    """The kernels' place-or-move and count-the-hand flags."""
-    return pos.variant.rules.place_or_move, pos.variant.rules.count_hand
+    """The perft kernels' arguments before the depth: the board's tables, the game's rules
+    (games.KernelRules) and the position."""
+    return (board_tables(pos.board), game_of(pos.variant).args,
+            pos.mover, pos.opponent, pos.mover_hand, pos.opponent_hand)
 
 
 def perft(pos: Position, depth: int, *, python: bool = False, parallel: bool = True) -> int:
@@ -40,7 +35,7 @@ def perft(pos: Position, depth: int, *, python: bool = False, parallel: bool = T
     from ..kernels.bitboard import perft_parallel  # (lazy: imports numba)
 
     fn = perft_parallel if parallel else kperft
-    return int(fn(*_kernel_args(pos), depth, *_rule_args(pos)))
+    return int(fn(*_kernel_args(pos), depth))
 
 
 def check_depth(depth: int) -> None:

@@ -22,31 +22,30 @@ INF = 1 << 60
 
 
 @njit(**_NJ)
-def evaluate(T, flying, dm, mover, opp, mh, oh, buf, pm=False):
+def evaluate(T, R, mover, opp, mh, oh, buf):
     """Material (100 a piece, board and hand) and mobility (legal turns) of the side to move,
-    less the opponent's."""
+    less the opponent's (``R``: the game's rules, games.KernelRules)."""
     material = 100 * ((popcount(mover) + mh) - (popcount(opp) + oh))
-    mine = gen_turns(T, flying, dm, mover, opp, mh, oh, buf, pm)
-    theirs = gen_turns(T, flying, dm, opp, mover, oh, mh, buf, pm)
+    mine = gen_turns(T, R.flying, R.dm, mover, opp, mh, oh, buf, R.pm)
+    theirs = gen_turns(T, R.flying, R.dm, opp, mover, oh, mh, buf, R.pm)
     return material + mine - theirs
 
 
 @njit(**_NJ)
-def negamax(T, flying, dm, mover, opp, mh, oh, depth, alpha, beta, bufs, budget, pm=False,
-            hand=False, full_draw=False):
+def negamax(T, R, mover, opp, mh, oh, depth, alpha, beta, bufs, budget):
     """The score of a position searched ``depth`` plies deep (``bufs[k]``: the turn buffer of
     the node with k plies left). ``budget[0]``: nodes the search may still visit, counted
     down; at 0 (run out, or set to 0 by another thread: ``stop``) every node returns at once
-    and the score means nothing (the caller sees ``budget[0] <= 0``). The rules beyond the
-    turn generator's: ``pm`` the place-or-move turn, ``hand`` the hand counted with the board
-    (count_hand), ``full_draw`` a full board drawn."""
+    and the score means nothing (the caller sees ``budget[0] <= 0``). ``R``: the game's rules
+    (games.KernelRules: the turn generator's, the hand counted with the board, a full board
+    drawn)."""
     budget[0] -= 1
     if budget[0] <= 0:
         return 0
     buf = bufs[depth]
-    nt = gen_turns(T, flying, dm, mover, opp, mh, oh, buf, pm)
-    end = terminal(mover, opp, mh, oh, nt, hand)
-    if end == LOSS and nt == 0 and full_draw and (mover | opp) == T.full:
+    nt = gen_turns(T, R.flying, R.dm, mover, opp, mh, oh, buf, R.pm)
+    end = terminal(mover, opp, mh, oh, nt, R.count_hand)
+    if end == LOSS and nt == 0 and R.full_draw and (mover | opp) == T.full:
         end = DRAW
     if end != ONGOING:
         if end == WIN:
@@ -55,16 +54,14 @@ def negamax(T, flying, dm, mover, opp, mh, oh, depth, alpha, beta, bufs, budget,
             return -WIN_SCORE - depth
         return 0
     if depth == 0:
-        return evaluate(T, flying, dm, mover, opp, mh, oh, buf, pm)
+        return evaluate(T, R, mover, opp, mh, oh, buf)
     best = -INF
     for i in range(nt):
-        a, b, c, d, switched = apply_turn(mover, opp, mh, oh, buf[i, 0], buf[i, 1], buf[i, 2], pm)
+        a, b, c, d, switched = apply_turn(mover, opp, mh, oh, buf[i, 0], buf[i, 1], buf[i, 2], R.pm)
         if switched:
-            score = -negamax(T, flying, dm, a, b, c, d, depth - 1, -beta, -alpha, bufs, budget, pm,
-                             hand, full_draw)
+            score = -negamax(T, R, a, b, c, d, depth - 1, -beta, -alpha, bufs, budget)
         else:
-            score = negamax(T, flying, dm, a, b, c, d, depth - 1, alpha, beta, bufs, budget, pm, hand,
-                            full_draw)
+            score = negamax(T, R, a, b, c, d, depth - 1, alpha, beta, bufs, budget)
         if budget[0] <= 0:
             return 0
         if score > best:

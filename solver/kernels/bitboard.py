@@ -264,8 +264,10 @@ def apply_turn(mover, opp, mh, oh, frm, to, removed, pm=False):
 
 
 @njit(**_NJ)
-def perft(T, flying, dm, mover, opp, mh, oh, depth, pm=False, hand=False):
-    """Number of turn sequences of length ``depth`` (bulk-counted at the last ply)."""
+def perft(T, R, mover, opp, mh, oh, depth):
+    """Number of turn sequences of length ``depth`` (bulk-counted at the last ply); ``R``: the
+    game's rules (games.KernelRules)."""
+    flying, dm, pm, hand = R.flying, R.dm, R.pm, R.count_hand
     if depth == 0:
         return np.int64(1)
     buf = np.empty((depth, MAX_TURNS, 3), dtype=np.int64)
@@ -310,10 +312,11 @@ def perft(T, flying, dm, mover, opp, mh, oh, depth, pm=False, hand=False):
 
 
 @njit(parallel=True, **_NJ)
-def perft_parallel(T, flying, dm, mover, opp, mh, oh, depth, pm=False, hand=False):
+def perft_parallel(T, R, mover, opp, mh, oh, depth):
     """perft with the root turns shared among threads."""
+    flying, dm, pm, hand = R.flying, R.dm, R.pm, R.count_hand
     if depth <= 1:
-        return perft(T, flying, dm, mover, opp, mh, oh, depth, pm, hand)
+        return perft(T, R, mover, opp, mh, oh, depth)
     buf = np.empty((MAX_TURNS, 3), dtype=np.int64)
     nt = gen_turns(T, flying, dm, mover, opp, mh, oh, buf, pm)
     if terminal(mover, opp, mh, oh, nt, hand) != ONGOING:
@@ -321,14 +324,16 @@ def perft_parallel(T, flying, dm, mover, opp, mh, oh, depth, pm=False, hand=Fals
     sub = np.zeros(nt, dtype=np.int64)
     for i in prange(nt):
         a, b, c, d, _ = apply_turn(mover, opp, mh, oh, buf[i, 0], buf[i, 1], buf[i, 2], pm)
-        sub[i] = perft(T, flying, dm, a, b, c, d, depth - 1, pm, hand)
+        sub[i] = perft(T, R, a, b, c, d, depth - 1)
     return sub.sum()
 
 
 @njit(**_NJ)
-def turns_of_states(T, flying, dm, states, out_turns, out_start):
+def turns_of_states(T, R, states, out_turns, out_start):
     """Turns of many states (rows mover, opp, mh, oh): ``out_turns[out_start[i]:out_start[i+1]]``
-    are those of state i (none when the game is over there)."""
+    are those of state i (none when the game is over there); ``R``: the game's rules (its
+    flying and double mill: the turn generator of the game without the place-or-move turn)."""
+    flying, dm = R.flying, R.dm
     buf = np.empty((MAX_TURNS, 3), dtype=np.int64)
     k = 0
     for i in range(states.shape[0]):

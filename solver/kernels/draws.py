@@ -58,7 +58,7 @@ NO_EXIT = -(1 << 30)
 KEY0 = 256
 
 
-def count_draws(T, Ob, flying, m, o, off, slots, rank, vals, st, sib, exits, dv, child_vals,
+def count_draws(T, Ob, R, m, o, off, slots, rank, vals, st, sib, exits, dv, child_vals,
                 child_dv, lo_blk, hi_blk, wins, errors):
     """Counts and best exits for the blocks [lo_blk, hi_blk) of part (m, o) (rank ``rank``);
     ``vals``: the part's values (its own slots, from ``off``); ``dv`` gets the stored draw value
@@ -74,8 +74,10 @@ def count_draws(T, Ob, flying, m, o, off, slots, rank, vals, st, sib, exits, dv,
 
     A drawn position without a drawing move (none of its moves into a draw) is an error. The
     won positions are marked WIN at level 0 (``wins[b]``: the block holds one; they leave the
-    state array before the grades); lost and unused slots are UNUSED."""
+    state array before the grades); lost and unused slots are UNUSED. ``R``: the game's rules
+    (games.KernelRules)."""
     end = off + slots
+    flying = R.flying
 
     def run(bi):
         _draws_block(T, Ob, flying, m, o, off, rank, vals, st, sib, sib.shape[0] > 0, exits, dv,

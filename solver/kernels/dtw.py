@@ -77,13 +77,15 @@ def dtw_state(v, anymove, quiet, best_win, worst):
             quiet > COUNT_MAX)
 
 
-def count_dtw(T, Ob, flying, m, o, off, slots, vals, st, exits, child_vals, child_dtw, halved,
+def count_dtw(T, Ob, R, m, o, off, slots, vals, st, exits, child_vals, child_dtw, halved,
               lo_blk, hi_blk, flag0, errors):
     """Exit levels and counts for the blocks [lo_blk, hi_blk) of part (m, o); ``vals``: the
     pair's value plane (global slots); ``child_vals`` / ``child_dtw``: the value and dtw planes
     of subspace (o-1, m), empty when a removal ends the game; ``halved``: ``child_dtw`` holds
-    dtw // 2 (the dtw file's entries; a win's dtw is odd)."""
+    dtw // 2 (the dtw file's entries; a win's dtw is odd); ``R``: the game's rules
+    (games.KernelRules)."""
     end = off + slots
+    flying = R.flying
 
     def run(bi):
         _dtw_block(T, Ob, flying, m, o, off, vals, st, exits, child_vals, child_dtw, halved,
@@ -249,7 +251,7 @@ def finish_states(st, nchunk):
     return missing.sum()
 
 
-def won_dtw(T, Ob, flying, m, o, vals, plane, sib_vals, sib_plane, child_vals, child_plane):
+def won_dtw(T, Ob, R, m, o, vals, plane, sib_vals, sib_plane, child_vals, child_plane):
     """Derive the wins' entries of movement subspace (m, o)'s halved dtw plane in place: a
     win's dtw is 1 + the least dtw of a move into a lost position, and a loss's dtw is even, so
     a win's halved entry is the least halved entry of such a child (0 for a removal that ends
@@ -257,7 +259,8 @@ def won_dtw(T, Ob, flying, m, o, vals, plane, sib_vals, sib_plane, child_vals, c
     entries filled in (a pruned file's); ``sib_*``: those of (o, m), where the quiet moves lead
     (the same arrays where m == o: only its losses are read); ``child_*``: those of (o - 1, m),
     where the removals lead (empty where a removal ends the game). Returns how many wins have
-    no move into a lost position (0 where the files agree)."""
+    no move into a lost position (0 where the files agree). ``R``: the game's rules."""
+    flying = R.flying
     nblocks = -(-vals.shape[0] // BLOCK)
     bad = np.zeros(nblocks, dtype=np.int64)
 

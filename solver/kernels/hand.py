@@ -43,12 +43,14 @@ def _at(kind, c0, c1, c2, c3, j):
     return np.int64(c3[j])
 
 
-def count_hand_dtw(T, Ob, fly, dm, m, o, hm, ho, off, slots, vals, st, exits, c0, c1, c2, c3,
+def count_hand_dtw(T, Ob, R, fly, m, o, hm, ho, off, slots, vals, st, exits, c0, c1, c2, c3,
                    w0, w1, w2, w3, halved, lo_blk, hi_blk, flag0, errors):
     """``dtw.count_dtw`` for the blocks [lo_blk, hi_blk) of hand part (m, o, hm, ho): ``c_k``,
     ``w_k`` the value and dtw planes of the subspace of exit kind k (``halved``: the dtw planes
-    hold dtw // 2, as the files store it)."""
+    hold dtw // 2, as the files store it); ``R``: the game's rules, ``fly``: whether the side
+    to move flies."""
     end = off + slots
+    dm = R.dm
 
     def run(bi):
         _hand_dtw_block(T, Ob, fly, dm, m, o, hm, ho, off, vals, st, exits, c0, c1, c2, c3, w0,
@@ -94,11 +96,12 @@ def _hand_dtw_block(T, Ob, fly, dm, m, o, hm, ho, off, vals, st, exits, c0, c1, 
     flag0[b] = has0
 
 
-def count_hand_draws(T, Ob, fly, dm, m, o, hm, ho, off, slots, rank, vals, st, exits, dv,
+def count_hand_draws(T, Ob, R, fly, m, o, hm, ho, off, slots, rank, vals, st, exits, dv,
                      c0, c1, c2, c3, e0, e1, e2, e3, key0, lo_blk, hi_blk, wins, errors):
     """``draws.count_draws`` for the blocks [lo_blk, hi_blk) of hand part (m, o, hm, ho):
     ``c_k``, ``e_k`` the value and stored draw-value planes of the subspace of exit kind k."""
     end = off + slots
+    dm = R.dm
 
     def run(bi):
         _hand_draws_block(T, Ob, fly, dm, m, o, hm, ho, off, rank, vals, st, exits, dv, c0, c1,
@@ -137,7 +140,7 @@ def _hand_draws_block(T, Ob, fly, dm, m, o, hm, ho, off, rank, vals, st, exits, 
     wins[b] = has_win
 
 
-def count_hand_sweep(T, Ob, fly, dm, m, o, hm, ho, off, st, flag0, flag1, c0, c1, c2, c3,
+def count_hand_sweep(T, Ob, R, fly, m, o, hm, ho, off, st, flag0, flag1, c0, c1, c2, c3,
                      r_lo, r_hi, nchunk, errors):
     """``count_hand_pass`` in the placement sweep's order (kernels/placement.py): for each orbit
     representative M of the mover's pieces (``r_lo .. r_hi - 1`` of size m), every opponent
@@ -146,7 +149,9 @@ def count_hand_sweep(T, Ob, fly, dm, m, o, hm, ho, off, st, flag0, flag1, c0, c1
     and placement, and as O varies the children stay inside one block of their plane. Each
     position is written at its own slot (``off`` + its slot in part (m, o, hm, ho)), and the
     blocks of what is decided at 0 and 1 flagged; of a position's images under a nontrivial
-    stabilizer of M, only the one with the least O is evaluated (``least_image``)."""
+    stabilizer of M, only the one with the least O is evaluated (``least_image``). ``R``: the
+    game's rules, ``fly``: whether the side to move flies."""
+    dm = R.dm
     n = T.n
     n_opp = T.binom[n - m, o]
     base = Ob.reps_off[m]

@@ -120,7 +120,7 @@ def _at(k, p0, p1, p2, j):
     return np.int64(p2[j])
 
 
-def placement_sweep(T, Ob, dm, m, o, hm, ho, r_lo, r_hi, out, cinfo, c0, c1, c2, nchunk,
+def placement_sweep(T, Ob, R, m, o, hm, ho, r_lo, r_hi, out, cinfo, c0, c1, c2, nchunk,
                     s0, s1, s2, sout, with_dtw, with_dv, c0_bytes=None):
     """Evaluate every position of placement subspace (m, o, hm, ho) whose mover mask is one of
     the orbit representatives ``r_lo .. r_hi - 1`` of size m, into ``out[slot]`` as
@@ -144,7 +144,8 @@ def placement_sweep(T, Ob, dm, m, o, hm, ho, r_lo, r_hi, out, cinfo, c0, c1, c2,
     turn passes; 0 for a win or a loss). ``c0_bytes``: the bytes present in the quiet
     placements' plane (``pack.bytes_present``, bool[256]), where the caller knows them: the
     greatest key among them bounds every quiet placement's, and the sweep stops there
-    (``quiet_top``)."""
+    (``quiet_top``). ``R``: the game's rules (games.KernelRules)."""
+    dm = R.dm
     n = T.n
     hand = hm - 1
     switched = switches.py_func(hand, ho)

@@ -66,10 +66,12 @@ RESERVE = 1024
 P_M, P_O, P_OFF, P_SLOTS, P_TARGET, P_FLY, P_UOFF = 0, 1, 2, 3, 4, 5, 6
 
 
-def count_pass(T, Ob, flying, m, o, off, slots, st, flag0, flag1, child, lo_blk, hi_blk, errors):
+def count_pass(T, Ob, R, m, o, off, slots, st, flag0, flag1, child, lo_blk, hi_blk, errors):
     """Phase 1 for the blocks [lo_blk, hi_blk) of part (m, o); ``child``: values (0 draw,
-    1 win, 2 loss) of subspace (o-1, m), empty when a removal ends the game."""
+    1 win, 2 loss) of subspace (o-1, m), empty when a removal ends the game; ``R``: the game's
+    rules (games.KernelRules)."""
     end = off + slots
+    flying = R.flying
 
     def run(bi):
         _count_block(T, Ob, flying, m, o, off, st, flag0, flag1, child, lo_blk, errors, end, bi,

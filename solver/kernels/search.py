@@ -59,10 +59,11 @@ def _back_up(best, alpha, sw, d, v):
         alpha[d] = vp
 
 
-def search(T, Ob, dm, M0, O0, hm0, ho0, mv_packed, mv_off, tt_keys, tt_vals, stats, hand=False):
+def search(T, Ob, R, M0, O0, hm0, ho0, mv_packed, mv_off, tt_keys, tt_vals, stats):
     """Negamax value of a placement position. ``stats``: nodes, leaves, tt hits (added to).
-    ``hand``: the pieces in hand count with the board (count_hand): a turn that leaves a side
-    fewer than 3 on the board and in hand together ends the game there."""
+    ``R``: the game's rules (games.KernelRules); with ``R.count_hand`` the pieces in hand count
+    with the board: a turn that leaves a side fewer than 3 on the board and in hand together
+    ends the game there."""
     sM = np.zeros(MAXD, np.int64)
     sO = np.zeros(MAXD, np.int64)
     shm = np.zeros(MAXD, np.int64)
@@ -80,7 +81,8 @@ def search(T, Ob, dm, M0, O0, hm0, ho0, mv_packed, mv_off, tt_keys, tt_vals, sta
     turns = turn_rows()
     # (allocated here: the search is a chunk function, compiled without reference counts and
     # called from Python only, kernels/jit.py)
-    return _search(T, Ob, dm, M0, O0, hm0, ho0, mv_packed, mv_off, tt_keys, tt_vals, stats, hand,
+    return _search(T, Ob, R.dm, M0, O0, hm0, ho0, mv_packed, mv_off, tt_keys, tt_vals, stats,
+                   R.count_hand,
                    sM, sO, shm, sho, moves, score, nm, ptr, alpha, beta, a0, best, keys, sw, turns)
 
 

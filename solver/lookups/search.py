@@ -18,6 +18,7 @@ from ..format.fileformat import TableFile
 from ..database.folders import file_in, file_path, open_checked
 from ..core.codes import NAME_OF_SCORE, SCORE_OF_CODE
 from ..core.errors import MissingSubspaceError, UnsupportedRulesError
+from ..hashing.games import game_of
 from ..hashing.index import Hasher
 from ..hashing.subspaces import movement_subspaces
 from ..core.position import Position
@@ -33,7 +34,7 @@ class PlacementSearch:
 
     def __init__(self, db, variant, tt_bits: int = 24, reporter: Reporter | None = None):
         rep = reporter or Reporter(quiet=True)
-        if variant.rules.place_or_move:
+        if game_of(variant).hand_pairs:
             raise UnsupportedRulesError(
                 f"the placement search is over a placement phase without cycles; under "
                 f"{variant.name}'s place-or-move turn a move keeps the counts: solve the hand "
@@ -96,9 +97,9 @@ class PlacementSearch:
         Ob = self.hasher.orbits(range(0, min(T.n, 2 * self.variant.pieces) + 1))
         if not pos.in_placement:
             return int(leaf_value(T, Ob, pos.mover, pos.opponent, self.mv_packed, self.mv_off))
-        return int(search(T, Ob, self.variant.rules.double_mill_removes, pos.mover, pos.opponent,
+        return int(search(T, Ob, game_of(self.variant).args, pos.mover, pos.opponent,
                           pos.mover_hand, pos.opponent_hand, self.mv_packed, self.mv_off,
-                          self.tt_keys, self.tt_vals, self.stats, self.variant.rules.count_hand))
+                          self.tt_keys, self.tt_vals, self.stats))
 
     @property
     def nodes(self) -> int:
@@ -154,7 +155,7 @@ class SearchFallback:
             found = None
             t = time.perf_counter()
             subs = movement_subspaces(variant)
-            dirs = [] if variant.rules.place_or_move else self.files.directories(variant)
+            dirs = [] if game_of(variant).hand_pairs else self.files.directories(variant)
             for d in dirs:  # (no search over the place-or-move turn's cycles)
                 if all(os.path.exists(file_in(d, s)) for s in subs):
                     found = PlacementSearch(os.path.dirname(d), variant)

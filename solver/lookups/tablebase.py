@@ -71,7 +71,8 @@ from ..hashing.index import Hasher
 from .files import FileCache, MAX_OPEN
 from .search import SearchFallback
 from ..core.limits import category as category_of, value_at
-from ..hashing.subspaces import Subspace, hand_children, placement_closure, placement_inputs
+from ..hashing.games import game_of
+from ..hashing.subspaces import Subspace, placement_closure
 from ..core.position import Move, Position
 from ..database.shipped import data_dir
 
@@ -240,7 +241,7 @@ class Tablebase:
         having no legal move where no file covers the position (files store those as lost)."""
         # a blocked side to move is stored in the files as a loss in 0: no move generation here
         end = rules.decided_by_count(position.mover, position.opponent, position.mover_hand,
-                                       position.opponent_hand, position.variant.rules.count_hand)
+                                       position.opponent_hand, game_of(position.variant).args.count_hand)
         if end is not None:
             return None, end
         try:
@@ -303,9 +304,9 @@ class Tablebase:
             return False
         v = position.variant
         sub = self._subspace(position)
-        dm = v.rules.double_mill_removes
-        kids = ([c for c in hand_children(sub, dm) if c is not None] + [sub.sibling]
-                if v.rules.place_or_move else placement_inputs(sub, dm, v.rules.count_hand))
+        game = game_of(v)
+        kids = ([c for c in game.children(sub) if c is not None] + [sub.sibling]
+                if game.hand_pairs else game.placement_inputs(sub))
         return all(self._has(v, (s.m, s.o, s.hm, s.ho)) for s in [sub] + kids)
 
     # ------------------------------------------------------------------ dtw, draw values
@@ -467,7 +468,7 @@ class Tablebase:
                     raise
                 missing = exc.subspace
         infos = []
-        pm = position.variant.rules.place_or_move  # every placement leaves its subspace
+        pm = game_of(position.variant).hand_pairs  # every placement leaves its subspace
         for turn in position.legal_turns():
             move = position.move_of_turn(turn)
             child = position.play_turn(turn)

@@ -25,8 +25,8 @@ from ..database.folders import (draws_header, dtw_header, file_fields, file_path
                                 read_planes, ruleset_dir, stored_values, table_header)
 from ..hashing.index import Hasher, count_positions, shared_hasher
 from ..core.progress import Reporter
-from ..hashing.subspaces import (Subspace, hand_children, pair_children, pair_dependencies, pair_key,
-                                 placement_inputs)
+from ..hashing.games import DRAWS, DTW, VALUES, game_of
+from ..hashing.subspaces import Subspace, pair_key
 from .curse import curse_plane
 from .placement import evaluate, load_children, side_plane_of, side_planes_of
 from .prune import pruned_beside, read_full_dtw
@@ -162,10 +162,22 @@ class Job:
         return int(self.own_bytes * own + self.read_bytes * reads + 400e6)
 
 
+def _pair_jobs(kind: str, variant, top: Subspace) -> list:
+    """The jobs of ``kind`` that write the files the pair of ``top`` reads (games.pair_inputs:
+    a movement pair's removals, a hand pair's exits), each once."""
+    out = []
+    for c in game_of(variant).pair_inputs(top):
+        j = pair_job(kind, c)
+        if j not in out:
+            out.append(j)
+    return out
+
+
 @dataclass(frozen=True)
 class MovementPair(Job):
     """The movement subspaces (m, o) and (o, m), solved together by retrograde analysis
-    (retro.py); named by the top subspace of the pair."""
+    (retro.py); named by the top subspace of the pair. A hand pair (:class:`HandPair`) is the
+    same job over subspaces with pieces in hand: the game (games.py) says where either leads."""
 
     order = 0
 
@@ -174,14 +186,10 @@ class MovementPair(Job):
         return self.sub.pair
 
     def inputs(self, variant) -> list[Job]:
-        return self._own(variant, [MovementPair(d) for d in pair_dependencies(self.sub)])
+        return self._own(variant, _pair_jobs(VALUES, variant, self.sub))
 
     def input_subspaces(self, variant) -> list[Subspace]:
-        out = []
-        for c in pair_children(self.sub).values():
-            if c is not None and c not in out:
-                out.append(c)
-        return out
+        return game_of(variant).pair_inputs(self.sub)
 
     def run(self, out, variant, reporter=None, hasher=None) -> int:
         return sum(h["positions"] for h in self.solve(out, variant, reporter, hasher)["stats"].values())
@@ -202,7 +210,7 @@ class MovementPair(Job):
         t0 = time.perf_counter()
         children = self.child_planes(out, variant)
         t_load = time.perf_counter() - t0
-        limit = variant.rules.limit_of(self.sub.m, self.sub.o)
+        limit = game_of(variant).limit(self.sub)
         result = solve_pair(variant, self.sub, children, hasher, rep, limit=limit)
         del children
         t0 = time.perf_counter()
@@ -251,7 +259,7 @@ class PlacementSubspace(Job):
             for kind, on in (("dtw", self.dtw), ("draw", self.draws)) if on]
 
     def input_subspaces(self, variant) -> list[Subspace]:
-        return placement_inputs(self.sub, variant.rules.double_mill_removes, variant.rules.count_hand)
+        return game_of(variant).placement_inputs(self.sub)
 
     #: reads the planes the job before it kept (handoff.py; schedule.run_job passes them)
     reads_handoff = True
@@ -355,7 +363,8 @@ class _PairFiles(Job):
     and the same files of the pairs its removals lead to."""
 
     suffix = ""
-    kind = ""
+    kind = ""  # the files' kind (folders.file_path)
+    job_kind = ""  # the job kind (games.py; pair_job)
 
     @property
     def name(self) -> str:
@@ -366,10 +375,10 @@ class _PairFiles(Job):
         return self.sub.pair
 
     def inputs(self, variant) -> list[Job]:
-        return [MovementPair(self.sub)] + [type(self)(d) for d in pair_dependencies(self.sub)]
+        return [pair_job(VALUES, self.sub)] + _pair_jobs(self.job_kind, variant, self.sub)
 
     def input_subspaces(self, variant) -> list[Subspace]:
-        return MovementPair(self.sub).input_subspaces(variant)
+        return game_of(variant).pair_inputs(self.sub)
 
     def files(self, out, variant) -> list[tuple[str, dict]]:
         return [(file_path(out, variant, s, self.kind), file_fields(variant, s, self.kind))
@@ -387,6 +396,7 @@ class MovementDtw(_PairFiles):
     order = 2
     suffix = " dtw"
     kind = "dtw"
+    job_kind = DTW
     own_bytes, read_bytes = 5, 1.5
 
     def run(self, out, variant, reporter=None, hasher=None) -> int:
@@ -427,6 +437,7 @@ class MovementDraws(_PairFiles):
     order = 3
     suffix = " draws"
     kind = "draw"
+    job_kind = DRAWS
     own_bytes, read_bytes = 6, 1
 
     def loaders(self, out, variant) -> tuple:
@@ -463,21 +474,11 @@ class MovementDraws(_PairFiles):
 
 
 # ---------------------------------------------------------------------------- Lasker Morris
-def _hand_inputs(top: Subspace, dm: int) -> list[Subspace]:
-    """The subspaces whose files a hand pair reads: where its exits lead."""
-    out = []
-    for sub in top.pair:
-        for c in hand_children(sub, dm):
-            if c is not None and c not in out:
-                out.append(c)
-    return out
-
-
 def pair_job(kind: str, sub: Subspace) -> Job:
-    """The pair job of ``kind`` (values, dtw, draws) holding ``sub``: a movement pair's, or a
-    hand pair's when ``sub`` has pieces in hand."""
-    jobs = {"values": (MovementPair, HandPair), "dtw": (MovementDtw, HandDtw),
-            "draws": (MovementDraws, HandDraws)}[kind]
+    """The pair job of ``kind`` (games.VALUES, DTW, DRAWS) holding ``sub``: a movement pair's,
+    or a hand pair's when ``sub`` has pieces in hand."""
+    jobs = {VALUES: (MovementPair, HandPair), DTW: (MovementDtw, HandDtw),
+            DRAWS: (MovementDraws, HandDraws)}[kind]
     return jobs[sub.placement](pair_key(sub))
 
 
@@ -486,21 +487,8 @@ class HandPair(MovementPair):
     """A hand pair of Lasker Morris (the place-or-move turn): (m, o, hm, ho) and (o, m, ho, hm),
     solved together by retrograde analysis like a movement pair (their quiet slides lead into
     each other), every placement and every removal an exit into a subspace solved before
-    (kernels/hand.py)."""
-
-    order = 0
-
-    def inputs(self, variant) -> list[Job]:
-        dm = variant.rules.double_mill_removes
-        out = []
-        for c in _hand_inputs(self.sub, dm):
-            j = pair_job("values", c)
-            if j not in out:
-                out.append(j)
-        return self._own(variant, out)
-
-    def input_subspaces(self, variant) -> list[Subspace]:
-        return _hand_inputs(self.sub, variant.rules.double_mill_removes)
+    (kernels/hand.py). Its inputs are the game's (games.pair_inputs); it differs from a
+    movement pair in how it holds its children: one part's at a time."""
 
     def child_planes(self, out, variant):
         """A loader (retro.count reads one part's children at a time: up to four planes each,
@@ -512,9 +500,9 @@ class HandPair(MovementPair):
     def memory(self, variant) -> int:
         """Bytes at the peak: the pair's 3 a slot beside the larger part's children (2 a slot)."""
         h = shared_hasher(variant.board)
-        dm = variant.rules.double_mill_removes
+        game = game_of(variant)
         own = sum(h.slots(s) for s in self.subspaces)
-        reads = max(sum(h.slots(c) for c in set(hand_children(s, dm)) - {None}) for s in self.subspaces)
+        reads = max(sum(h.slots(c) for c in set(game.children(s)) - {None}) for s in self.subspaces)
         return int(self.own_bytes * own + self.read_bytes * reads + 400e6)
 
 
@@ -522,36 +510,14 @@ class HandPair(MovementPair):
 class HandDtw(MovementDtw):
     """The dtw files of a hand pair (:class:`HandPair`), as :class:`MovementDtw`'s."""
 
-    def inputs(self, variant) -> list[Job]:
-        out = [HandPair(self.sub)]
-        for c in _hand_inputs(self.sub, variant.rules.double_mill_removes):
-            j = pair_job("dtw", c)
-            if j not in out:
-                out.append(j)
-        return out
-
-    def input_subspaces(self, variant) -> list[Subspace]:
-        return _hand_inputs(self.sub, variant.rules.double_mill_removes)
-
 
 @dataclass(frozen=True)
 class HandDraws(MovementDraws):
     """The draw-value files of a hand pair (:class:`HandPair`), as :class:`MovementDraws`'."""
 
-    def inputs(self, variant) -> list[Job]:
-        out = [HandPair(self.sub)]
-        for c in _hand_inputs(self.sub, variant.rules.double_mill_removes):
-            j = pair_job("draws", c)
-            if j not in out:
-                out.append(j)
-        return out
-
-    def input_subspaces(self, variant) -> list[Subspace]:
-        return _hand_inputs(self.sub, variant.rules.double_mill_removes)
-
 
 def job_for(sub: Subspace, variant=None) -> Job:
     """The job that writes the file of ``sub`` (a hand pair's under the place-or-move turn)."""
-    if variant is not None and variant.rules.place_or_move:
-        return pair_job("values", sub)
+    if variant is not None and game_of(variant).hand_pairs:
+        return pair_job(VALUES, sub)
     return PlacementSubspace(sub) if sub.placement else MovementPair(pair_key(sub))

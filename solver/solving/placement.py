@@ -19,11 +19,11 @@ from typing import NamedTuple
 import numpy as np
 
 from ..database.folders import file_path, read_planes
+from ..hashing.games import game_of
 from ..hashing.index import Hasher
 from ..core.memory import huge_pages
 from ..core.progress import Reporter
-from ..hashing.subspaces import (Subspace, child_counts, placement_children, placement_inputs,
-                                 reads_file)
+from ..hashing.subspaces import Subspace, child_counts, placement_children, reads_file
 from ..core.codes import UNUSED
 
 _EMPTY = np.zeros(0, np.uint8)
@@ -50,7 +50,7 @@ def load_children(out, variant, sub: Subspace, handoff=None, skip=()) -> dict:
     (the caller has them, taken from the handoff in another form). What the handoff keeps that
     is not taken here is then let go (a plane in a form this job does not read)."""
     planes = {}
-    for c in placement_inputs(sub, variant.rules.double_mill_removes, variant.rules.count_hand):
+    for c in game_of(variant).placement_inputs(sub):
         if c in skip:
             continue
         path = file_path(out, variant, c)
@@ -126,9 +126,9 @@ def evaluate(variant, sub: Subspace, planes: dict, hasher: Hasher, reporter=None
     from ..kernels.placement import placement_sweep
 
     rep = reporter or Reporter(quiet=True)
-    dm = variant.rules.double_mill_removes
-    hand = variant.rules.count_hand
-    kids = placement_children(sub, dm)
+    game = game_of(variant)
+    hand = game.args.count_hand
+    kids = placement_children(sub, game.args.dm)
     sizes = {sub.o, sub.m, sub.m + 1}
     cinfo = np.zeros((3, 6), dtype=np.int64)
     arrays = [_EMPTY] * 3
@@ -161,7 +161,7 @@ def evaluate(variant, sub: Subspace, planes: dict, hasher: Hasher, reporter=None
     with rep.bar(total=nreps * per_rep, desc=f"{sub} placement", unit="pos") as bar:
         for a in range(0, nreps, step):
             b = min(nreps, a + step)
-            placement_sweep(hasher.tables, Ob, dm, sub.m, sub.o, sub.hm, sub.ho, a, b, out,
+            placement_sweep(hasher.tables, Ob, game.args, sub.m, sub.o, sub.hm, sub.ho, a, b, out,
                             cinfo, *arrays, min(64, b - a), *sarrays, sout,
                             sides is not None and sides.dtw, sides is not None and sides.draws,
                             c0_bytes)

@@ -29,6 +29,7 @@ import os
 import numpy as np
 
 from ..core.codes import DRAW, WIN
+from ..hashing.games import game_of
 from ..core.progress import Reporter
 from ..core.variants import variant_from_fields
 from ..database.folders import beside, file_path, stored_values, subspace_of
@@ -45,11 +46,11 @@ def prunable(variant, sub: Subspace, game) -> bool:
     places again (the opponent's hand is empty): their parents read their wins."""
     if not sub.placement:
         return True
-    if variant.rules.place_or_move:
+    if game_of(variant).hand_pairs:
         return False
     if sub.ho == 0 and sub.hm > 0:
         parents = (Subspace(sub.m - 1, sub.o + k, sub.hm + 1, 0)
-                   for k in range(variant.rules.double_mill_removes + 1))
+                   for k in range(game_of(variant).args.dm + 1))
         return not any(p in game for p in parents)
     return True
 
@@ -162,7 +163,7 @@ def _movement_wins(out, variant, sub: Subspace, vals, plane):
         cv, cp = _stored(out, variant, child)
     # wide enough for a win's entry, the least of its lost children's
     plane = np.asarray(plane, dtype=np.result_type(plane, sib_plane, cp))
-    bad = won_dtw(hasher.tables, hasher.orbits({sub.m, sub.o}), variant.rules.flying, sub.m,
+    bad = won_dtw(hasher.tables, hasher.orbits({sub.m, sub.o}), game_of(variant).args, sub.m,
                   sub.o, vals, plane, sib_vals, sib_plane, cv, cp)
     if bad:
         raise RuntimeError(f"{sub}: {bad} wins without a move into a lost position in the files")

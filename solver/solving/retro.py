@@ -24,10 +24,10 @@ import numpy as np
 
 from ..core.codes import DRAW, DV0, UNUSED, WIN
 from ..core.errors import UnsupportedRulesError
+from ..hashing.games import game_of
 from ..hashing.index import Hasher
 from ..core.progress import Reporter
-from ..hashing.subspaces import (Subspace, full_board_draws, hand_children, opponent_flies,
-                                 pair_children)
+from ..hashing.subspaces import Subspace, full_board_draws, pair_children
 from ..kernels import draws as DK, dtw as WK, hand as HK, retro as K
 from ..kernels.dtw import sched_flags
 from ..kernels.pack import byte_counts, full
@@ -115,16 +115,11 @@ def pair_sizes(top: Subspace) -> set:
     return sizes
 
 
-def mover_flies(variant, sub: Subspace) -> bool:
-    """Whether the side to move in ``sub`` flies."""
-    return opponent_flies(variant, sub.sibling)
-
-
 def check_supported(variant) -> None:
     """Refuse rules the movement solver cannot do: a slide that closes two mills under a rule
     that removes two pieces for it."""
     board = variant.board
-    if variant.rules.double_mill_removes != 1 and movement_double_mills_possible(board):
+    if game_of(variant).args.dm != 1 and movement_double_mills_possible(board):
         raise UnsupportedRulesError(
             f"the {board.name} board allows a slide to close two mills; the movement solver "
             f"handles one removal per turn only"
@@ -142,9 +137,10 @@ def lay_out(hasher: Hasher, top: Subspace, variant) -> PairLayout:
     nblocks = -(-total // K.BLOCK)
     table = np.zeros((len(parts), 7), dtype=np.int64)
     movers = [hasher.colex_subsets(s.m, variant.board.n - s.o) for s in parts]
+    game = game_of(variant)
     for p, s in enumerate(parts):
         table[p] = (s.m, s.o, offs[p], slots[p], (1 - p) if len(parts) == 2 else 0,
-                    opponent_flies(variant, s), sum(len(u) for u in movers[:p]))
+                    game.opponent_flies(s), sum(len(u) for u in movers[:p]))
     return PairLayout(
         name="/".join(s.name for s in parts), parts=parts, slots=slots, offs=offs, nblocks=nblocks,
         table=table, movers=np.concatenate(movers),
@@ -157,24 +153,24 @@ def count(variant, hasher: Hasher, top: Subspace, pair: PairLayout, children, re
     the positions decided at once (no move, or a removal into a lost position) seeded."""
     T = hasher.tables
     Ob = hasher.orbits(pair_sizes(top))
+    game = game_of(variant)
     count_errors = np.zeros(64, dtype=np.int64)
     empty = np.zeros(0, dtype=np.uint8)
-    dm = variant.rules.double_mill_removes
     rep.phase(f"[{pair.name}] count: {sum(pair.slots):,} slots")
     with rep.bar(total=sum(pair.slots), desc=f"{pair.name} count", unit="pos") as bar:
         for p, sub in enumerate(pair.parts):
             if top.placement:  # a hand pair of the place-or-move game, in the sweep's order
                 # (``children`` may be a loader: one part's children held at a time)
                 get = children if callable(children) else children.__getitem__
-                loaded = {c: get(c) for c in set(hand_children(sub, dm)) - {None}}
-                planes = [loaded[c] if c is not None else empty for c in hand_children(sub, dm)]
+                loaded = {c: get(c) for c in set(game.children(sub)) - {None}}
+                planes = [loaded[c] if c is not None else empty for c in game.children(sub)]
                 del loaded
                 nreps = int(Ob.reps_off[sub.m + 1] - Ob.reps_off[sub.m])
                 per_rep = comb(hasher.board.n - sub.m, sub.o)
                 step = max(1, min(nreps, (1 << 22) // max(1, per_rep), -(-nreps // 50)))
                 for a in range(0, nreps, step):
                     b = min(nreps, a + step)
-                    HK.count_hand_sweep(T, Ob, mover_flies(variant, sub), dm, sub.m, sub.o, sub.hm,
+                    HK.count_hand_sweep(T, Ob, game.args, game.mover_flies(sub), sub.m, sub.o, sub.hm,
                                         sub.ho, pair.offs[p], pair.st, pair.flag0, pair.flag1,
                                         *planes, a, b, min(64, b - a), count_errors)
                     bar.update(min(pair.slots[p], (b - a) * per_rep))
@@ -188,7 +184,7 @@ def count(variant, hasher: Hasher, top: Subspace, pair: PairLayout, children, re
             step = max(1, (hi - lo) // 50)
             for b in range(lo, hi, step):
                 e = min(hi, b + step)
-                K.count_pass(T, Ob, variant.rules.flying, sub.m, sub.o, off, n,
+                K.count_pass(T, Ob, game.args, sub.m, sub.o, off, n,
                              pair.st, pair.flag0, pair.flag1, child, b, e, count_errors)
                 bar.update(min((e - b) * K.BLOCK, off + n - b * K.BLOCK))
     if count_errors.any():
@@ -327,7 +323,7 @@ def count_exits(variant, hasher: Hasher, top: Subspace, pair: PairLayout, vals, 
         child_sub = pair_children(top)[sub]
         cv, cd, halved = children(child_sub) if child_sub is not None else (empty8, empty16, False)
         off, n = pair.offs[p], pair.slots[p]
-        WK.count_dtw(T, Ob, variant.rules.flying, sub.m, sub.o, off, n, vals, pair.st, sched,
+        WK.count_dtw(T, Ob, game_of(variant).args, sub.m, sub.o, off, n, vals, pair.st, sched,
                     cv, np.ascontiguousarray(cd, dtype=np.uint8 if cd.dtype == np.uint8 else np.uint16),
                     halved, off // BLOCK, -(-(off + n) // BLOCK), pair.flag0, errors)
         del cv, cd
@@ -339,18 +335,18 @@ def count_exits(variant, hasher: Hasher, top: Subspace, pair: PairLayout, vals, 
 
 def _count_hand_exits(variant, T, Ob, pair, p, sub, vals, sched, children, errors) -> None:
     """:func:`count_exits` for part ``p`` of a hand pair (kernels/hand.count_hand_dtw)."""
-    dm = variant.rules.double_mill_removes
+    game = game_of(variant)
     loaded = {}
-    for c in hand_children(sub, dm):
+    for c in game.children(sub):
         if c is not None and c not in loaded:
             cv, cd, halved = children(c)
             if not halved:
                 raise ValueError("hand pairs read their children's dtw as the files store it (halved)")
             loaded[c] = (cv, np.ascontiguousarray(cd, dtype=np.uint16))
     e8, e16 = np.zeros(0, np.uint8), np.zeros(0, np.uint16)
-    kinds = [loaded[c] if c is not None else (e8, e16) for c in hand_children(sub, dm)]
+    kinds = [loaded[c] if c is not None else (e8, e16) for c in game.children(sub)]
     off, n = pair.offs[p], pair.slots[p]
-    HK.count_hand_dtw(T, Ob, mover_flies(variant, sub), dm, sub.m, sub.o, sub.hm, sub.ho, off, n,
+    HK.count_hand_dtw(T, Ob, game.args, game.mover_flies(sub), sub.m, sub.o, sub.hm, sub.ho, off, n,
                       vals, pair.st, sched, *(k[0] for k in kinds), *(k[1] for k in kinds), True,
                       off // BLOCK, -(-(off + n) // BLOCK), pair.flag0, errors)
 
@@ -552,7 +548,7 @@ def _count_draws(variant, T, Ob, top, pair, levels, values, children, ranks, tal
         if direct[p] and q == p:  # a pair of one part reads its own codes
             DK.mark_codes(vals, pair.st, off)
         sib = pair.st[pair.offs[q]: pair.offs[q] + pair.slots[q]] if direct[p] else pair.st[:0]
-        DK.count_draws(T, Ob, variant.rules.flying, sub.m, sub.o, off, n, int(ranks[sub]),
+        DK.count_draws(T, Ob, game_of(variant).args, sub.m, sub.o, off, n, int(ranks[sub]),
                       vals, pair.st, sib, exits, dv, cv,
                       np.ascontiguousarray(cdv, dtype=np.uint8), off // K.BLOCK,
                       -(-(off + n) // K.BLOCK), wins, errors)
@@ -574,12 +570,12 @@ def _tally(values) -> tuple[int, int]:
 
 def _count_hand_draws(variant, T, Ob, pair, p, sub, rank, values, children, exits, dv, wins, errors):
     """The draw-value count of part ``p`` of a hand pair (kernels/hand.count_hand_draws)."""
-    dm = variant.rules.double_mill_removes
+    game = game_of(variant)
     empty8 = np.zeros(0, np.uint8)
-    loaded = {c: children(c) for c in set(hand_children(sub, dm)) - {None}}
-    kinds = [loaded[c] if c is not None else (empty8, empty8) for c in hand_children(sub, dm)]
+    loaded = {c: children(c) for c in set(game.children(sub)) - {None}}
+    kinds = [loaded[c] if c is not None else (empty8, empty8) for c in game.children(sub)]
     off, n = pair.offs[p], pair.slots[p]
-    HK.count_hand_draws(T, Ob, mover_flies(variant, sub), dm, sub.m, sub.o, sub.hm, sub.ho, off, n,
+    HK.count_hand_draws(T, Ob, game.args, game.mover_flies(sub), sub.m, sub.o, sub.hm, sub.ho, off, n,
                         rank, np.ascontiguousarray(values(sub)), pair.st, exits, dv,
                         *(k[0] for k in kinds),
                         *(np.ascontiguousarray(k[1], dtype=np.uint8) for k in kinds), DK.KEY0,

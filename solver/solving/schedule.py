@@ -19,6 +19,7 @@ from ..database.folders import ruleset_dir
 from ..core.memory import keep_freed_memory, small_pages
 from ..core.errors import OutputError, ResourceError, UsageError, out_of_room
 from .jobs import Job, MovementDraws, MovementDtw, PlacementSubspace, job_for, pair_job
+from ..hashing.games import DRAWS, DTW, VALUES, game_of
 from ..core.progress import Reporter
 from ..hashing.subspaces import (check_movement, hand_subspaces, pair_key, check_placement,
                                  movement_subspaces, placement_closure, placement_subspaces)
@@ -44,7 +45,7 @@ def job_graph(variant, targets=None, max_pieces=None, phase="movement", dtw=Fals
                          "rules without it")
     for t in targets:
         (check_placement if t.placement else check_movement)(variant, t)
-    if variant.rules.place_or_move:
+    if game_of(variant).hand_pairs:
         return _hand_job_graph(variant, targets, max_pieces, phase, dtw, draws)
     if not targets:
         if phase in ("placement", "all"):
@@ -93,11 +94,11 @@ def _hand_job_graph(variant, targets, max_pieces, phase, dtw, draws):
             targets += movement_subspaces(variant, max_pieces)
     wanted = []
     for t in targets:
-        wanted.append(pair_job("values", t))
+        wanted.append(pair_job(VALUES, t))
         if dtw:
-            wanted.append(pair_job("dtw", t))
+            wanted.append(pair_job(DTW, t))
         if draws:
-            wanted.append(pair_job("draws", t))
+            wanted.append(pair_job(DRAWS, t))
     return _order(variant, wanted)
 
 
@@ -106,12 +107,53 @@ def _hand_job_graph(variant, targets, max_pieces, phase, dtw, draws):
 #: on a share of the cores each (their serial parts, reading and writing files, overlap)
 ALONE = 100_000_000
 
-#: Measured on the standard board with 2 cores (docs/benchmarks.md): positions solved per second
-#: per core, and bytes of database file per position, by phase. Only for estimates.
-RATES = {"movement": (2.0e6, 2.28 / 8), "placement": (2.5e6, 1.80 / 8),
-         # Lasker Morris's hand pairs (jobs.HandPair): lasker --pieces 6, 1.53 M positions/s/core
-         # and 1.52 bits a position (bench/bench_lasker.py)
-         "hand": (1.5e6, 1.52 / 8)}
+#: Positions solved per second per core, and bytes of files per position (the dtw files pruned
+#: as a solve leaves them), by game (games.GameSpec.family) and kind of job (:func:`job_kind`),
+#: for a whole game on 2 cores (docs/benchmarks.md, "Rates by game"; bench/game_rates.py): the
+#: standard game's and Six's measured on their whole solutions; Morabaraba's and Lasker's
+#: measured with 6 a side and scaled to the whole game by the standard game's ratio between its
+#: whole solution and its solve with 6 a side, their bytes the standard game's. What the
+#: estimates of ``--plan`` and of a missing file's advice take; a game or kind not here takes
+#: the standard game's (:func:`rate_of`).
+RATES = {
+    "standard": {"movement": (3.25e6, 0.211), "movement dtw": (2.31e6, 0.102),
+                 "movement draws": (5.09e6, 0.0838), "placement": (4.76e6, 0.211),
+                 "placement all": (2.45e6, 0.397)},
+    "six": {"movement": (1.66e6, 0.4), "movement dtw": (1.28e6, 0.166),
+            "movement draws": (5.07e6, 0.0446), "placement all": (5.13e5, 0.706)},
+    "morabaraba": {"movement": (1.53e6, 0.211), "movement dtw": (9.84e5, 0.102),
+                   "movement draws": (4.68e6, 0.0838), "placement all": (2.32e6, 0.397)},
+    "lasker": {"movement": (3.20e6, 0.211), "movement dtw": (2.35e6, 0.102),
+               "movement draws": (4.85e6, 0.0838), "hand": (1.14e6, 0.211),
+               "hand dtw": (7.64e5, 0.102), "hand draws": (2.24e6, 0.0838)},
+}
+
+
+def job_kind(job) -> str:
+    """The kind of ``job`` that :data:`RATES` times: ``movement``, ``hand`` (a hand pair of the
+    place-or-move turn) or ``placement``, then `` dtw`` or `` draws`` for a pair's dtw or draw-value
+    files; ``placement all`` for a placement job that writes its dtw or draw values too."""
+    if isinstance(job, PlacementSubspace):
+        return "placement all" if job.dtw or job.draws else "placement"
+    base = "hand" if job.sub.placement else "movement"
+    if isinstance(job, MovementDtw):
+        return base + " dtw"
+    if isinstance(job, MovementDraws):
+        return base + " draws"
+    return base
+
+
+def rate_of(variant, kind: str) -> tuple[float, float]:
+    """(positions/s/core, bytes/position) of a kind of job of ``variant``'s game (:data:`RATES`:
+    the game's measured figure, else the standard game's; a kind not measured, its job's values
+    kind)."""
+    base = kind.split()[0]
+    for table in (RATES.get(game_of(variant).family, {}), RATES["standard"]):
+        if kind in table:
+            return table[kind]
+        if base in table:
+            return table[base]
+    return RATES["standard"]["movement"]
 
 
 def check_dtw(variant, phase, targets) -> None:
@@ -123,12 +165,11 @@ def check_dtw(variant, phase, targets) -> None:
 
 
 def estimate(variant, jobs, cores: int = 2) -> tuple[float, float]:
-    """(seconds on ``cores`` cores, bytes of files) that ``jobs`` take, from :data:`RATES`."""
+    """(seconds on ``cores`` cores, bytes of files) that ``jobs`` take, at their game's rates
+    (:func:`rate_of`)."""
     secs = size = 0.0
     for j in jobs:
-        kind = ("placement" if isinstance(j, PlacementSubspace)
-                else "hand" if j.sub.placement else "movement")
-        rate, per_position = RATES[kind]
+        rate, per_position = rate_of(variant, job_kind(j))
         w = j.weight(variant)
         secs += w / (rate * cores)
         size += w * per_position
