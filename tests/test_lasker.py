@@ -128,6 +128,25 @@ def test_the_hand_subspaces_and_their_order():
     assert jobs[-1].name == "0-0+4+4"
 
 
+def test_the_sweep_spans_cover_each_representative_once():
+    """The hand counts' sweep (kernels/hand.py) runs over spans of mover representatives
+    (retro.rep_spans): together they hold each once, in order, with their positions."""
+    from math import comb
+
+    from morris.hashing.index import Hasher
+    from morris.solving.retro import rep_spans
+
+    h = Hasher(BOARDS["standard"])
+    for sub in (Subspace(5, 4, 2, 3), Subspace(1, 0, 3, 4), Subspace(8, 8, 1, 1)):
+        Ob = h.orbits({sub.m})
+        nreps = int(Ob.reps_off[sub.m + 1] - Ob.reps_off[sub.m])
+        spans = list(rep_spans(24, Ob, sub))
+        assert spans[0][0] == 0 and spans[-1][1] == nreps
+        assert all(a < b and b == spans[i + 1][0] for i, (a, b, _) in enumerate(spans[:-1]))
+        assert sum(n for _, _, n in spans) == nreps * comb(24 - sub.m, sub.o)
+        assert len(spans) >= min(50, nreps) // 2 and all(b - a >= 1 for a, b, _ in spans)
+
+
 @pytest.fixture(scope="session")  # (session: see conftest.SHARED_FIXTURES)
 def solved(tmp_path_factory):
     """Lasker rules solved with values, dtw and draw values: the standard board with 3 a side
@@ -181,7 +200,7 @@ def test_verify_recomputes_every_file_and_catches_a_wrong_value(solved, tmp_path
     assert all(f.mismatches or f.skipped or f.checksum != "ok" for f in bad.values())
     # every chunk function run here compiled once per set of array dtypes (kernels/jit.py)
     compiled, problems = chunks.signature_problems()
-    assert {"hand._hand_sweep_rows", "hand._hand_dtw_block", "hand._hand_draws_block",
+    assert {"hand._hand_sweep_rows",
             "verify._check_hand_chunk", "verify._check_draws_hand_chunk"} <= compiled
     assert not problems
 

@@ -6,10 +6,11 @@ state array, the same levels of ``retro.emit`` and ``retro.apply``), because its
 lead into each other and make cycles; only the count differs. Its exits are every turn that
 leaves the pair: a slide that removes (kind 0) and every placement (kind 1 + k, k pieces removed),
 each into a subspace solved before (``turns.hand_children``). These kernels are the movement
-pair's ``retro.count_pass`` (``count_hand_sweep``, in the placement sweep's order: most of a
-hand pair's positions are decided by their placements), ``dtw.count_dtw`` and
-``draws.count_draws`` with those exits; the child planes come as ``c0 .. c3``, one per kind
-(empty where the kind has none).
+pair's ``retro.count_pass`` (``count_hand_sweep``), ``dtw.count_dtw`` (``count_hand_dtw``) and
+``draws.count_draws`` (``count_hand_draws``) with those exits, all three in the placement
+sweep's order (kernels/placement.py: a placement's child is found from tables kept per mover
+mask and placed point, not hashed afresh; one loop, ``_hand_sweep_rows``, for the three); the
+child planes come as ``c0 .. c3``, one per kind (empty where the kind has none).
 """
 
 from __future__ import annotations
@@ -17,16 +18,16 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from ..core.codes import DRAW, DV0, LOSS, UNUSED, WIN
+from ..core.codes import DRAW, DV0, LOSE_BELOW, LOSS, WIN
 from .bitboard import turn_rows
-from .bits import popcount
-from .hashing import expand, index_one, least_image, next_subset, slot_walk, walk_at, walk_on
+from .bits import ctz, popcount
+from .hashing import expand, index_one, least_image, next_subset
 from .draws import NO_EXIT, put_count, start_slot
 from .dtw import NONE, dtw_state, exit_level
-from .jit import CHUNK, run_chunks, run_spans
+from .jit import CHUNK, run_spans
 from .placement import child_slot, move_image, per_placement, sweep_scratch
 from .retro import BLOCK, COUNT_MAX, counted, removal_exits
-from .turns import END, hand_children, kid_buffer, placements, slide_children
+from .turns import END, kid_buffer, mill_placements, mill_points, slide_children
 
 _NJ = dict(cache=True, nogil=True)
 
@@ -43,129 +44,68 @@ def _at(kind, c0, c1, c2, c3, j):
     return np.int64(c3[j])
 
 
-def count_hand_dtw(T, Ob, R, fly, m, o, hm, ho, off, slots, vals, st, exits, c0, c1, c2, c3,
-                   w0, w1, w2, w3, halved, lo_blk, hi_blk, flag0, errors):
-    """``dtw.count_dtw`` for the blocks [lo_blk, hi_blk) of hand part (m, o, hm, ho): ``c_k``,
-    ``w_k`` the value and dtw planes of the subspace of exit kind k (``halved``: the dtw planes
-    hold dtw // 2, as the files store it); ``R``: the game's rules, ``fly``: whether the side
-    to move flies."""
-    end = off + slots
-    dm = R.dm
-
-    def run(bi):
-        _hand_dtw_block(T, Ob, fly, dm, m, o, hm, ho, off, vals, st, exits, c0, c1, c2, c3, w0,
-                        w1, w2, w3, halved, lo_blk, flag0, errors, end, bi, kid_buffer(),
-                        kid_buffer(), turn_rows())
-
-    run_chunks(hi_blk - lo_blk, run)
-
-
-@njit(**CHUNK)
-def _hand_dtw_block(T, Ob, fly, dm, m, o, hm, ho, off, vals, st, exits, c0, c1, c2, c3, w0, w1,
-                    w2, w3, halved, lo_blk, flag0, errors, end, bi, kids, kinds, rows):
-    """One block of ``count_hand_dtw``."""
-    b = lo_blk + bi
-    g0 = b * BLOCK
-    g1 = min(g0 + BLOCK, end)
-    has0 = False
-    w = slot_walk(T, Ob, m, o, g0 - off)
-    for g in range(g0, g1):
-        v = vals[g]
-        M, O, used = walk_at(T, m, o, w)
-        w = walk_on(T, Ob, m, o, w)
-        if not used or (v != WIN and v != LOSS):
-            st[g] = UNUSED
-            exits[g] = NONE
-            continue
-        moves, quiet, nk = hand_children(T, Ob, fly, ho, dm, m, o, hm, M, O, kids, kinds, rows)
-        best_win = NONE
-        worst = 0
-        for x in range(nk):
-            j = kids[x]
-            if j == END:
-                best_win = 1
-                worst = max(worst, 1)
-                continue
-            k = kinds[x]
-            best_win, worst = exit_level(_at(k, c0, c1, c2, c3, j), _at(k, w0, w1, w2, w3, j),
-                                         halved, best_win, worst)
-        st[g], exits[g], lost0, bad = dtw_state(v, moves > 0, quiet, best_win, worst)
-        has0 |= lost0
-        if bad:
-            errors[bi % errors.shape[0]] += 1
-    flag0[b] = has0
-
-
-def count_hand_draws(T, Ob, R, fly, m, o, hm, ho, off, slots, rank, vals, st, exits, dv,
-                     c0, c1, c2, c3, e0, e1, e2, e3, key0, lo_blk, hi_blk, wins, errors):
-    """``draws.count_draws`` for the blocks [lo_blk, hi_blk) of hand part (m, o, hm, ho):
-    ``c_k``, ``e_k`` the value and stored draw-value planes of the subspace of exit kind k."""
-    end = off + slots
-    dm = R.dm
-
-    def run(bi):
-        _hand_draws_block(T, Ob, fly, dm, m, o, hm, ho, off, rank, vals, st, exits, dv, c0, c1,
-                          c2, c3, e0, e1, e2, e3, key0, lo_blk, wins, errors, end, bi,
-                          kid_buffer(), kid_buffer(), turn_rows())
-
-    run_chunks(hi_blk - lo_blk, run)
-
-
-@njit(**CHUNK)
-def _hand_draws_block(T, Ob, fly, dm, m, o, hm, ho, off, rank, vals, st, exits, dv, c0, c1, c2,
-                      c3, e0, e1, e2, e3, key0, lo_blk, wins, errors, end, bi, kids, kinds, rows):
-    """One block of ``count_hand_draws``."""
-    b = lo_blk + bi
-    has_win = False
-    w = slot_walk(T, Ob, m, o, b * BLOCK - off)
-    for g in range(b * BLOCK, min(b * BLOCK + BLOCK, end)):
-        M, O, used = walk_at(T, m, o, w)
-        w = walk_on(T, Ob, m, o, w)
-        v = start_slot(st, exits, dv, g, used, vals[g - off], rank)
-        if v != DRAW:
-            has_win |= v == WIN
-            continue
-        _, quiet, nk = hand_children(T, Ob, fly, ho, dm, m, o, hm, M, O, kids, kinds, rows)
-        best = NO_EXIT
-        for i in range(nk):
-            j = kids[i]
-            if j == END:
-                continue
-            k = kinds[i]
-            if _at(k, c0, c1, c2, c3, j) == DRAW:
-                x = -(_at(k, e0, e1, e2, e3, j) - DV0) - rank
-                if x > best:
-                    best = x
-        put_count(st, exits, errors, g, bi, quiet, best, key0)
-    wins[b] = has_win
+#: what ``_hand_sweep_rows`` computes: the count of the values, of the dtw, of the draw values
+COUNT, DTW, DRAWS = 0, 1, 2
 
 
 def count_hand_sweep(T, Ob, R, fly, m, o, hm, ho, off, st, flag0, flag1, c0, c1, c2, c3,
                      r_lo, r_hi, nchunk, errors):
-    """``count_hand_pass`` in the placement sweep's order (kernels/placement.py): for each orbit
-    representative M of the mover's pieces (``r_lo .. r_hi - 1`` of size m), every opponent
-    mask O on the points M leaves free. A placement's child is anchored on M plus the placed
-    point, so its orbit and symmetry are found once per (M, point) instead of once per position
-    and placement, and as O varies the children stay inside one block of their plane. Each
-    position is written at its own slot (``off`` + its slot in part (m, o, hm, ho)), and the
-    blocks of what is decided at 0 and 1 flagged; of a position's images under a nontrivial
-    stabilizer of M, only the one with the least O is evaluated (``least_image``). ``R``: the
+    """``retro.count_pass`` for the mover representatives ``r_lo .. r_hi - 1`` (of size m) of
+    hand part (m, o, hm, ho), its positions at ``off`` + their slots in the part: every
+    position's moves counted, its exits looked up (``c_k``: the value plane of exit kind k),
+    the blocks of what is decided at 0 and 1 flagged in ``flag0``, ``flag1``. ``R``: the
     game's rules, ``fly``: whether the side to move flies."""
-    dm = R.dm
+    e8, e16 = np.zeros(0, np.uint8), np.zeros(0, np.uint16)
+    _sweep(COUNT, T, Ob, R, fly, m, o, hm, ho, off, r_lo, r_hi, nchunk, errors, e8, st, e16, e8,
+           flag0, flag1, (c0, c1, c2, c3), (c0, c1, c2, c3), False, 0, 0)
+
+
+def count_hand_dtw(T, Ob, R, fly, m, o, hm, ho, off, vals, st, exits, c0, c1, c2, c3,
+                   w0, w1, w2, w3, halved, r_lo, r_hi, nchunk, flag0, errors):
+    """``dtw.count_dtw`` for the mover representatives ``r_lo .. r_hi - 1`` of hand part (m, o,
+    hm, ho): each won or lost position's exit level and each lost one's count (``vals``: the
+    pair's value plane, global slots; ``c_k``, ``w_k``: the value and dtw planes of exit kind
+    k; ``halved``: the dtw planes hold dtw // 2, as the files store it); the blocks holding a
+    position lost in 0 flagged in ``flag0``. ``st`` and ``exits`` hold UNUSED and NONE where
+    no position is (what ``retro.lay_out`` and ``count_exits`` give)."""
+    _sweep(DTW, T, Ob, R, fly, m, o, hm, ho, off, r_lo, r_hi, nchunk, errors, vals, st, exits,
+           np.zeros(0, np.uint8), flag0, flag0, (c0, c1, c2, c3), (w0, w1, w2, w3), halved, 0, 0)
+
+
+def count_hand_draws(T, Ob, R, fly, m, o, hm, ho, off, rank, vals, st, exits, dv,
+                     c0, c1, c2, c3, e0, e1, e2, e3, key0, r_lo, r_hi, nchunk, wins, errors):
+    """``draws.count_draws`` for the mover representatives ``r_lo .. r_hi - 1`` of hand part
+    (m, o, hm, ho) (``vals``: the part's value plane; ``c_k``, ``e_k``: the value and stored
+    draw-value planes of exit kind k); the blocks holding a won position flagged in ``wins``.
+    ``st``, ``exits`` and ``dv`` hold UNUSED, NONE and 0 where no position is."""
+    _sweep(DRAWS, T, Ob, R, fly, m, o, hm, ho, off, r_lo, r_hi, nchunk, errors, vals, st, exits,
+           dv, wins, wins, (c0, c1, c2, c3), (e0, e1, e2, e3), False, rank, key0)
+
+
+def _sweep(mode, T, Ob, R, fly, m, o, hm, ho, off, r_lo, r_hi, nchunk, errors, vals, st, exits,
+           dv, flag_a, flag_b, planes, wplanes, halved, rank, key0):
+    """The three counts' sweep: for each orbit representative M of the mover's pieces (``r_lo
+    .. r_hi - 1`` of size m), every opponent mask O on the points M leaves free. A placement's
+    child is anchored on M plus the placed point, so its orbit and symmetry are found once per
+    (M, point) instead of once per position and placement, and as O varies the children stay
+    inside one block of their plane. Of a position's images under a nontrivial stabilizer of
+    M, only the one with the least O is visited (``least_image``); slots with no position are
+    not visited."""
     n = T.n
-    n_opp = T.binom[n - m, o]
-    base = Ob.reps_off[m]
-    ends = o - 1 + ho < 3
     run_spans(nchunk, r_lo, r_hi, lambda c, a, b: _hand_sweep_rows(
-        T, Ob, fly, dm, m, o, hm, ho, off, st, flag0, flag1, c0, c1, c2, c3, errors, n, n_opp,
-        base, ends, c, a, b, kid_buffer(), turn_rows(), *sweep_scratch(n)))
+        mode, T, Ob, fly, R.dm, m, o, hm, ho, off, vals, st, exits, dv, flag_a, flag_b, *planes,
+        *wplanes, halved, rank, key0, errors, n, T.binom[n - m, o], Ob.reps_off[m],
+        o - 1 + ho < LOSE_BELOW, c, a, b, kid_buffer(), kid_buffer(), turn_rows(),
+        *sweep_scratch(n)))
 
 
 @njit(**CHUNK)
-def _hand_sweep_rows(T, Ob, fly, dm, m, o, hm, ho, off, st, flag0, flag1, c0, c1, c2, c3, errors,
-                     n, n_opp, base, ends, c, a, b, kids, rows, q_closed, q_orbit, q_s, q_rep,
-                     q_stab, bit, img, blocks):
-    """One chunk of ``count_hand_sweep``: the mover representatives ``a .. b - 1``."""
+def _hand_sweep_rows(mode, T, Ob, fly, dm, m, o, hm, ho, off, vals, st, exits, dv, flag_a, flag_b,
+                     c0, c1, c2, c3, w0, w1, w2, w3, halved, rank, key0, errors, n, n_opp, base,
+                     ends, c, a, b, kids, kinds, rows, q_closed, q_orbit, q_s, q_rep, q_stab, bit,
+                     img, blocks):
+    """One chunk of ``_sweep``: the mover representatives ``a .. b - 1``, each position handed
+    to the count of ``mode``."""
     for k in range(3):
         if o - k >= 0:
             blocks[k] = T.binom[n - m - 1, o - k]
@@ -174,9 +114,11 @@ def _hand_sweep_rows(T, Ob, fly, dm, m, o, hm, ho, off, st, flag0, flag1, c0, c1
         M = Ob.reps[base + ri]
         stab = np.int64(Ob.stab[base + ri])
         free = T.full & ~M
+        mills = np.int64(0)
         if hm > 0:
             per_placement(T, Ob, m, M, free, True, q_closed, q_orbit, q_s, q_rep, q_stab, bit,
                           img)
+            mills = mill_points(free, q_closed)
         prev = np.int64(0)
         x = (np.int64(1) << o) - 1  # the opponent's mask compressed onto the free points
         for _ in range(n_opp):
@@ -189,34 +131,139 @@ def _hand_sweep_rows(T, Ob, fly, dm, m, o, hm, ho, off, st, flag0, flag1, c0, c1
                 move_image(prev, O, bit, img)
                 prev = O
             g = off + index_one(T, Ob, M, O)
-            moves, quiet, nk = slide_children(T, Ob, fly, ends, m, o, M, O, kids)
-            win, drawc = removal_exits(kids, nk, c0)
-            if hm > 0 and not win:
-                nt = placements(T, dm, M, O, q_closed, rows)
-                moves += nt
-                for u in range(nt):
-                    q = rows[u, 1]
-                    R = rows[u, 2]
-                    k = popcount(R)
-                    if k > 0 and o - k + ho < 3:
-                        win = True
-                        break
-                    j = child_slot(T, Ob, M, O, q, R, k, True, q_orbit, q_s, q_rep, q_stab, bit,
-                                   img, blocks)
-                    v = _at(k + 1, c0, c1, c2, c3, j)
-                    if v == LOSS:
-                        win = True
-                        break
-                    if v == 0:
-                        drawc = True
-            elif hm > 0:
-                moves += 1  # (won already: the count of moves no longer matters)
-            state, level = counted(win, drawc, quiet, moves)
-            st[g] = state
-            if level == 0:
-                flag0[g // BLOCK] = 1
-            elif level == 1:
-                flag1[g // BLOCK] = 1
-            if level == -1 and quiet > COUNT_MAX:
-                nbad += 1
+            if mode == COUNT:
+                state, level, toomany = _count_one(T, Ob, fly, dm, m, o, hm, ho, ends, M, O, mills,
+                                                   c0, c1, c2, c3, kids, rows, q_closed, q_orbit,
+                                                   q_s, q_rep, q_stab, bit, img, blocks)
+                st[g] = state
+                if level == 0:
+                    flag_a[g // BLOCK] = 1
+                elif level == 1:
+                    flag_b[g // BLOCK] = 1
+                nbad += toomany
+                continue
+            if mode == DTW:
+                v = vals[g]
+                if v != WIN and v != LOSS:
+                    continue
+            else:
+                v = start_slot(st, exits, dv, g, True, vals[g - off], rank)
+                if v != DRAW:
+                    if v == WIN:
+                        flag_a[g // BLOCK] = 1
+                    continue
+            moves, quiet, nk = _sweep_kids(T, Ob, fly, dm, ends, m, o, hm, ho, M, O, free, mills,
+                                           kids, kinds, rows, q_closed, q_orbit, q_s, q_rep,
+                                           q_stab, bit, img, blocks)
+            if mode == DTW:
+                best_win = NONE
+                worst = 0
+                for i in range(nk):
+                    j = kids[i]
+                    if j == END:
+                        best_win = 1
+                        worst = max(worst, 1)
+                        continue
+                    k = kinds[i]
+                    best_win, worst = exit_level(_at(k, c0, c1, c2, c3, j),
+                                                 _at(k, w0, w1, w2, w3, j), halved, best_win,
+                                                 worst)
+                st[g], exits[g], lost0, bad = dtw_state(v, moves > 0, quiet, best_win, worst)
+                if lost0:
+                    flag_a[g // BLOCK] = 1
+                if bad:
+                    nbad += 1
+                continue
+            best = NO_EXIT
+            for i in range(nk):
+                j = kids[i]
+                if j == END:
+                    continue
+                k = kinds[i]
+                if _at(k, c0, c1, c2, c3, j) == DRAW:
+                    best = max(best, -(_at(k, w0, w1, w2, w3, j) - DV0) - rank)
+            put_count(st, exits, errors, g, c, quiet, best, key0)
     errors[c % errors.shape[0]] += nbad
+
+
+@njit(inline="always", **_NJ)
+def _sweep_kids(T, Ob, fly, dm, ends, m, o, hm, ho, M, O, free, mills, kids, kinds, rows,
+                q_closed, q_orbit, q_s, q_rep, q_stab, bit, img, blocks):
+    """(moves, quiet, nkids) of (M, O), as ``turns.hand_children`` gives them (the slides, then
+    every placement as a child of kind 1 + k, k the pieces it removes; END where a removal
+    leaves the opponent fewer than 3 on the board and in hand), the placements' children found
+    from the sweep's tables: those that close a mill, then the quiet ones."""
+    moves, quiet, nk = slide_children(T, Ob, fly, ends, m, o, M, O, kids)
+    for x in range(nk):
+        kinds[x] = 0
+    if hm == 0:
+        return moves, quiet, nk
+    nt = mill_placements(T, dm, O, mills & ~O, q_closed, rows)
+    for u in range(nt):
+        r = rows[u, 2]
+        k = popcount(r)
+        kinds[nk] = 1 + k
+        if k > 0 and o - k + ho < LOSE_BELOW:
+            kids[nk] = END
+        else:
+            kids[nk] = child_slot(T, Ob, M, O, rows[u, 1], r, k, True, q_orbit, q_s, q_rep,
+                                  q_stab, bit, img, blocks)
+        nk += 1
+    e = free & ~(O | mills)  # the quiet placements
+    moves += nt + popcount(e)
+    while e:
+        qb = e & -e
+        e ^= qb
+        kinds[nk] = 1
+        kids[nk] = child_slot(T, Ob, M, O, ctz(qb), 0, 0, True, q_orbit, q_s, q_rep, q_stab, bit,
+                              img, blocks)
+        nk += 1
+    return moves, quiet, nk
+
+
+@njit(inline="always", **_NJ)
+def _count_one(T, Ob, fly, dm, m, o, hm, ho, ends, M, O, mills, c0, c1, c2, c3, kids, rows,
+               q_closed, q_orbit, q_s, q_rep, q_stab, bit, img, blocks):
+    """(state, level, 1 if it has more quiet moves than a count holds else 0) of (M, O) after
+    the values' count (``retro.counted``): the placements first (most positions that win, win
+    by one, and then need no count of their slides), stopping at a win. (Fewer than 30
+    arguments: CPython calls with more through a tuple, which numba cannot inline.)"""
+    free = T.full & ~M
+    win = False
+    drawc = False
+    moves = 0
+    quiet = 0
+    if hm > 0:
+        nt = mill_placements(T, dm, O, mills & ~O, q_closed, rows)
+        e = free & ~(O | mills)  # the quiet placements, walked point by point
+        moves = nt + popcount(e)
+        for u in range(nt):
+            r = rows[u, 2]
+            k = popcount(r)
+            if k > 0 and o - k + ho < LOSE_BELOW:
+                win = True
+                break
+            v = _at(k + 1, c0, c1, c2, c3, child_slot(T, Ob, M, O, rows[u, 1], r, k, True,
+                                                      q_orbit, q_s, q_rep, q_stab, bit, img,
+                                                      blocks))
+            if v == LOSS:
+                win = True
+                break
+            if v == DRAW:
+                drawc = True
+        while e and not win:
+            qb = e & -e
+            e ^= qb
+            v = c1[child_slot(T, Ob, M, O, ctz(qb), 0, 0, True, q_orbit, q_s, q_rep, q_stab, bit,
+                              img, blocks)]
+            if v == LOSS:
+                win = True
+            elif v == DRAW:
+                drawc = True
+    if not win:
+        slides, quiet, nk = slide_children(T, Ob, fly, ends, m, o, M, O, kids)
+        moves += slides
+        win, drawc_s = removal_exits(kids, nk, c0)
+        drawc |= drawc_s
+    state, level = counted(win, drawc, quiet, moves)
+    return state, level, 1 if level == -1 and quiet > COUNT_MAX else 0

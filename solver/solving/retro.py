@@ -165,15 +165,11 @@ def count(variant, hasher: Hasher, top: Subspace, pair: PairLayout, children, re
                 loaded = {c: get(c) for c in set(game.children(sub)) - {None}}
                 planes = [loaded[c] if c is not None else empty for c in game.children(sub)]
                 del loaded
-                nreps = int(Ob.reps_off[sub.m + 1] - Ob.reps_off[sub.m])
-                per_rep = comb(hasher.board.n - sub.m, sub.o)
-                step = max(1, min(nreps, (1 << 22) // max(1, per_rep), -(-nreps // 50)))
-                for a in range(0, nreps, step):
-                    b = min(nreps, a + step)
+                for a, b, done in rep_spans(hasher.board.n, Ob, sub):
                     HK.count_hand_sweep(T, Ob, game.args, game.mover_flies(sub), sub.m, sub.o, sub.hm,
                                         sub.ho, pair.offs[p], pair.st, pair.flag0, pair.flag1,
                                         *planes, a, b, min(64, b - a), count_errors)
-                    bar.update(min(pair.slots[p], (b - a) * per_rep))
+                    bar.update(min(pair.slots[p], done))
                 del planes
                 continue
             child_sub = pair_children(top)[sub]
@@ -189,6 +185,18 @@ def count(variant, hasher: Hasher, top: Subspace, pair: PairLayout, children, re
                 bar.update(min((e - b) * K.BLOCK, off + n - b * K.BLOCK))
     if count_errors.any():
         raise UnsupportedRulesError(f"a position of {pair.name} has more than {K.COUNT_MAX} moves")
+
+
+def rep_spans(n: int, Ob, sub: Subspace):
+    """(a, b, positions) per call of a hand part's sweep (kernels/hand.py): its mover
+    representatives cut into spans of about 4 M positions, and at least 50 spans where there
+    are as many (a progress bar's steps); ``n``: the board's points."""
+    nreps = int(Ob.reps_off[sub.m + 1] - Ob.reps_off[sub.m])
+    per_rep = comb(n - sub.m, sub.o)
+    step = max(1, min(nreps, (1 << 22) // max(1, per_rep), -(-nreps // 50)))
+    for a in range(0, nreps, step):
+        b = min(nreps, a + step)
+        yield a, b, (b - a) * per_rep
 
 
 def propagate(variant, hasher: Hasher, top: Subspace, pair: PairLayout, rep,
@@ -345,10 +353,10 @@ def _count_hand_exits(variant, T, Ob, pair, p, sub, vals, sched, children, error
             loaded[c] = (cv, np.ascontiguousarray(cd, dtype=np.uint16))
     e8, e16 = np.zeros(0, np.uint8), np.zeros(0, np.uint16)
     kinds = [loaded[c] if c is not None else (e8, e16) for c in game.children(sub)]
-    off, n = pair.offs[p], pair.slots[p]
-    HK.count_hand_dtw(T, Ob, game.args, game.mover_flies(sub), sub.m, sub.o, sub.hm, sub.ho, off, n,
-                      vals, pair.st, sched, *(k[0] for k in kinds), *(k[1] for k in kinds), True,
-                      off // BLOCK, -(-(off + n) // BLOCK), pair.flag0, errors)
+    for a, b, _ in rep_spans(int(T.n), Ob, sub):
+        HK.count_hand_dtw(T, Ob, game.args, game.mover_flies(sub), sub.m, sub.o, sub.hm, sub.ho,
+                          pair.offs[p], vals, pair.st, sched, *(k[0] for k in kinds),
+                          *(k[1] for k in kinds), True, a, b, min(64, b - a), pair.flag0, errors)
 
 
 def propagate_dtw(variant, hasher: Hasher, top: Subspace, pair: PairLayout, sched, rep) -> int:
@@ -574,9 +582,9 @@ def _count_hand_draws(variant, T, Ob, pair, p, sub, rank, values, children, exit
     empty8 = np.zeros(0, np.uint8)
     loaded = {c: children(c) for c in set(game.children(sub)) - {None}}
     kinds = [loaded[c] if c is not None else (empty8, empty8) for c in game.children(sub)]
-    off, n = pair.offs[p], pair.slots[p]
-    HK.count_hand_draws(T, Ob, game.args, game.mover_flies(sub), sub.m, sub.o, sub.hm, sub.ho, off, n,
-                        rank, np.ascontiguousarray(values(sub)), pair.st, exits, dv,
-                        *(k[0] for k in kinds),
-                        *(np.ascontiguousarray(k[1], dtype=np.uint8) for k in kinds), DK.KEY0,
-                        off // K.BLOCK, -(-(off + n) // K.BLOCK), wins, errors)
+    vals = np.ascontiguousarray(values(sub))
+    planes = [np.ascontiguousarray(k[1], dtype=np.uint8) for k in kinds]
+    for a, b, _ in rep_spans(int(T.n), Ob, sub):
+        HK.count_hand_draws(T, Ob, game.args, game.mover_flies(sub), sub.m, sub.o, sub.hm, sub.ho,
+                            pair.offs[p], rank, vals, pair.st, exits, dv, *(k[0] for k in kinds),
+                            *planes, DK.KEY0, a, b, min(64, b - a), wins, errors)

@@ -124,8 +124,8 @@ RATES = {
     "morabaraba": {"movement": (1.53e6, 0.211), "movement dtw": (9.84e5, 0.102),
                    "movement draws": (4.68e6, 0.0838), "placement all": (2.32e6, 0.397)},
     "lasker": {"movement": (3.20e6, 0.211), "movement dtw": (2.35e6, 0.102),
-               "movement draws": (4.85e6, 0.0838), "hand": (1.14e6, 0.211),
-               "hand dtw": (7.64e5, 0.102), "hand draws": (2.24e6, 0.0838)},
+               "movement draws": (4.85e6, 0.0838), "hand": (1.37e6, 0.211),
+               "hand dtw": (8.05e5, 0.102), "hand draws": (2.43e6, 0.0838)},
 }
 
 
