@@ -147,6 +147,26 @@ def test_the_sweep_spans_cover_each_representative_once():
         assert len(spans) >= min(50, nreps) // 2 and all(b - a >= 1 for a, b, _ in spans)
 
 
+def test_a_hand_pairs_memory_counts_one_parts_children_at_a_time():
+    """The drivers (retro.py) hold one part's children at a time: the estimate of a hand
+    pair's values, dtw and draw-value jobs counts the larger part's, at 2, 3 and 2 bytes a
+    slot, beside the pair's own arrays."""
+    from morris.hashing.index import Hasher
+    from morris.hashing.games import game_of
+    from morris.solving.jobs import HandDraws, HandDtw, HandPair
+
+    v = get_variant("lasker")
+    h = Hasher(v.board)
+    top = Subspace(8, 8, 1, 0)
+    own = sum(h.slots(s) for s in top.pair)
+    parts = [sum(h.slots(c) for c in set(game_of(v).children(s)) - {None}) for s in top.pair]
+    both = sum(h.slots(c) for c in game_of(v).pair_inputs(top))
+    assert max(parts) < both  # (the two parts' children are not the same files)
+    for cls, own_bytes, per_slot in ((HandPair, 3, 2), (HandDtw, 5, 3), (HandDraws, 6, 2)):
+        job = cls(top)
+        assert job.memory(v) == int(own_bytes * own + per_slot * max(parts) + 400e6), cls
+
+
 @pytest.fixture(scope="session")  # (session: see conftest.SHARED_FIXTURES)
 def solved(tmp_path_factory):
     """Lasker rules solved with values, dtw and draw values: the standard board with 3 a side

@@ -499,21 +499,36 @@ class HandPair(MovementPair):
 
     def memory(self, variant) -> int:
         """Bytes at the peak: the pair's 3 a slot beside the larger part's children (2 a slot)."""
-        h = shared_hasher(variant.board)
-        game = game_of(variant)
-        own = sum(h.slots(s) for s in self.subspaces)
-        reads = max(sum(h.slots(c) for c in set(game.children(s)) - {None}) for s in self.subspaces)
-        return int(self.own_bytes * own + self.read_bytes * reads + 400e6)
+        return hand_memory(self, variant, self.read_bytes)
+
+
+def hand_memory(job, variant, per_child_slot: float) -> int:
+    """Bytes at the peak of a hand pair's job: ``job.own_bytes`` a slot of the pair beside one
+    part's children at a time, the larger part's (``per_child_slot`` bytes a slot of them: the
+    drivers in retro.py load a part's children, count it, and drop them)."""
+    h = shared_hasher(variant.board)
+    game = game_of(variant)
+    own = sum(h.slots(s) for s in job.subspaces)
+    reads = max(sum(h.slots(c) for c in set(game.children(s)) - {None}) for s in job.subspaces)
+    return int(job.own_bytes * own + per_child_slot * reads + 400e6)
 
 
 @dataclass(frozen=True)
 class HandDtw(MovementDtw):
-    """The dtw files of a hand pair (:class:`HandPair`), as :class:`MovementDtw`'s."""
+    """The dtw files of a hand pair (:class:`HandPair`), as :class:`MovementDtw`'s; one part's
+    children held at a time (values and dtw: 3 bytes a slot)."""
+
+    def memory(self, variant) -> int:
+        return hand_memory(self, variant, 3)
 
 
 @dataclass(frozen=True)
 class HandDraws(MovementDraws):
-    """The draw-value files of a hand pair (:class:`HandPair`), as :class:`MovementDraws`'."""
+    """The draw-value files of a hand pair (:class:`HandPair`), as :class:`MovementDraws`'; one
+    part's children held at a time (values and draw values: 2 bytes a slot)."""
+
+    def memory(self, variant) -> int:
+        return hand_memory(self, variant, 2)
 
 
 def job_for(sub: Subspace, variant=None) -> Job:
