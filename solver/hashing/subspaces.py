@@ -146,7 +146,7 @@ def opponent_flies(variant, sub: Subspace) -> bool:
 
 
 # ------------------------------------------------------------------------ Lasker Morris's graph
-#: the kinds of a hand pair's exits (kernels/turns.hand_children): a slide that removes, then a
+#: the kinds of a hand pair's exits (kernels/hand._sweep_kids): a slide that removes, then a
 #: placement removing 0, 1 or 2 pieces
 SLIDE_REMOVES, PLACE = 0, 1
 HAND_KINDS = 4

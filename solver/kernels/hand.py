@@ -5,7 +5,7 @@ A hand pair (m, o, hm, ho)/(o, m, ho, hm) is solved like a movement pair (retro.
 state array, the same levels of ``retro.emit`` and ``retro.apply``), because its quiet slides
 lead into each other and make cycles; only the count differs. Its exits are every turn that
 leaves the pair: a slide that removes (kind 0) and every placement (kind 1 + k, k pieces removed),
-each into a subspace solved before (``turns.hand_children``). These kernels are the movement
+each into a subspace solved before (``subspaces.hand_children`` names them). These kernels are the movement
 pair's ``retro.count_pass`` (``count_hand_sweep``), ``dtw.count_dtw`` (``count_hand_dtw``) and
 ``draws.count_draws`` (``count_hand_draws``) with those exits, all three in the placement
 sweep's order (kernels/placement.py: a placement's child is found from tables kept per mover
@@ -189,10 +189,11 @@ def _hand_sweep_rows(mode, T, Ob, fly, dm, m, o, hm, ho, off, vals, st, exits, d
 @njit(inline="always", **_NJ)
 def _sweep_kids(T, Ob, fly, dm, ends, m, o, hm, ho, M, O, free, mills, kids, kinds, rows,
                 q_closed, q_orbit, q_s, q_rep, q_stab, bit, img, blocks):
-    """(moves, quiet, nkids) of (M, O), as ``turns.hand_children`` gives them (the slides, then
-    every placement as a child of kind 1 + k, k the pieces it removes; END where a removal
-    leaves the opponent fewer than 3 on the board and in hand), the placements' children found
-    from the sweep's tables: those that close a mill, then the quiet ones."""
+    """(moves, quiet, nkids) of (M, O): the slides as ``turns.slide_children`` gives them (kind
+    0: a removal's child in (o - 1, m, ho, hm)), then every placement as a child of kind 1 + k,
+    k the pieces it removes, in (o - k, m + 1, ho, hm - 1) (END where a removal leaves the
+    opponent fewer than 3 on the board and in hand), found from the sweep's tables: those that
+    close a mill, then the quiet ones. ``kids[:nkids]`` their slots, ``kinds`` their kinds."""
     moves, quiet, nk = slide_children(T, Ob, fly, ends, m, o, M, O, kids)
     for x in range(nk):
         kinds[x] = 0

@@ -3,8 +3,8 @@ a position and where its children lie in the perfect hash.
 
 Every forward step of the solver goes through here: the count phases of the values, dtw and
 draw-value passes (``movement_children``), the wins of a pruned dtw file (``every_child``),
-the placement search (``placements``) and the placement sweep (the same turns split:
-``mill_points``, ``mill_placements``). The backward step (un-moves, ``retro.emit``) is the
+the placement search (``placements``), and the placement sweep and Lasker Morris's hand
+counts (the same turns split: ``mill_points``, ``mill_placements``; kernels/hand.py). The backward step (un-moves, ``retro.emit``) is the
 only other statement of the movement rules in the solver. The verifier does not use this
 module: it takes its turns from ``bitboard.gen_turns`` and its slots from
 ``hashing.index_one`` (tests/test_architecture.py checks that it imports nothing of the
@@ -198,39 +198,3 @@ def mill_placements(T, dm, O, mills, closed, rows):
         q = ctz(qb)
         n = removal_turns(T, dm, O, -1, q, closed[q], rows, n)
     return n
-
-
-@njit(inline="always", **_NJ)
-def hand_children(T, Ob, fly, ho, dm, m, o, hm, M, O, kids, kinds, rows):
-    """(moves, quiet, nkids) of a position of Lasker Morris's subspace (m, o, hm, ho), whose
-    side to move may place a piece (``hm`` > 0) or move one (flying: ``fly``): the slides as in
-    ``slide_children`` (quiet ones into the sibling (o, m, ho, hm); a removal into
-    (o - 1, m, ho, hm), kind 0), then every placement (``placements``) as a child of kind
-    1 + k, k the pieces it removes, in (o - k, m + 1, ho, hm - 1). ``kids[:nkids]`` their slots
-    (END where a removal leaves the opponent fewer than 3 on the board and in hand), ``kinds``
-    their kinds; ``rows``: a turn buffer. Every placement leaves its subspace: only the quiet
-    slides stay in the pair."""
-    moves, quiet, nk = slide_children(T, Ob, fly, o - 1 + ho < LOSE_BELOW, m, o, M, O, kids)
-    for x in range(nk):
-        kinds[x] = 0
-    if hm == 0:
-        return moves, quiet, nk
-    nt = placement_turns(T, dm, M, O, NO_TABLE, rows)
-    n = T.n
-    for u in range(nt):
-        moves += 1
-        r = rows[u, 2]
-        k = 0
-        rr = r
-        while rr:
-            rr &= rr - 1
-            k += 1
-        kinds[nk] = 1 + k
-        if k > 0 and o - k + ho < LOSE_BELOW:
-            kids[nk] = END
-        else:
-            M2 = M | (np.int64(1) << rows[u, 1])
-            orb, s, rep, stab = anchor(T, Ob, m + 1, M2)
-            kids[nk] = orb * T.binom[n - m - 1, o - k] + ranked(T, s, rep, stab, sym_image(T, s, O ^ r))
-        nk += 1
-    return moves, quiet, nk
