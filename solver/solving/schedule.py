@@ -112,7 +112,8 @@ ALONE = 100_000_000
 #: for a whole game on 2 cores (docs/benchmarks.md, "Rates by game"; bench/game_rates.py): the
 #: standard game's and Six's measured on their whole solutions; Morabaraba's and Lasker's
 #: measured with 6 a side and scaled to the whole game by the standard game's ratio between its
-#: whole solution and its solve with 6 a side, their bytes the standard game's. What the
+#: whole solution and its solve with 6 a side, their bytes the standard game's; Morabaraba's
+#: movement values from its own run's large pairs. What the
 #: estimates of ``--plan`` and of a missing file's advice take; a game or kind not here takes
 #: the standard game's (:func:`rate_of`).
 RATES = {
@@ -121,7 +122,9 @@ RATES = {
                  "placement all": (2.45e6, 0.397)},
     "six": {"movement": (1.66e6, 0.4), "movement dtw": (1.28e6, 0.166),
             "movement draws": (5.07e6, 0.0446), "placement all": (5.13e5, 0.706)},
-    "morabaraba": {"movement": (1.53e6, 0.211), "movement dtw": (9.84e5, 0.102),
+    # (movement: its own run's 8-8 .. 9-6/6-9 at 0.76 of the standard game's complete run on the
+    # same pairs, times the standard's 3.25; the 6-a-side scaling said 1.53)
+    "morabaraba": {"movement": (2.48e6, 0.211), "movement dtw": (9.84e5, 0.102),
                    "movement draws": (4.68e6, 0.0838), "placement all": (2.32e6, 0.397)},
     "lasker": {"movement": (3.20e6, 0.211), "movement dtw": (2.35e6, 0.102),
                "movement draws": (4.85e6, 0.0838), "hand": (1.37e6, 0.211),
