@@ -4,11 +4,11 @@ a position and where its children lie in the perfect hash.
 Every forward step of the solver goes through here: the count phases of the values, dtw and
 draw-value passes (``movement_children``), the wins of a pruned dtw file (``every_child``),
 the placement search (``placements``), and the placement sweep and Lasker Morris's hand
-counts (the same turns split: ``mill_points``, ``mill_placements``; kernels/hand.py). The backward step (un-moves, ``retro.emit``) is the
-only other statement of the movement rules in the solver. The verifier does not use this
-module: it takes its turns from ``bitboard.gen_turns`` and its slots from
-``hashing.index_one`` (tests/test_architecture.py checks that it imports nothing of the
-solver), so the two routes check each other.
+counts (the same turns split: ``mill_points``, ``mill_placements``; kernels/hand.py). The
+backward step (un-moves, ``retro.emit``) is the only other statement of the movement rules in
+the solver. The verifier does not use this module: it takes its turns from
+``bitboard.gen_turns`` and its slots from ``hashing.index_one`` (tests/test_architecture.py
+checks that it imports nothing of the solver), so the two routes check each other.
 
 Contracts (arrays and scalars in, a buffer the caller owns written):
 

@@ -162,9 +162,7 @@ def count(variant, hasher: Hasher, top: Subspace, pair: PairLayout, children, re
             if top.placement:  # a hand pair of the place-or-move game, in the sweep's order
                 # (``children`` may be a loader: one part's children held at a time)
                 get = children if callable(children) else children.__getitem__
-                loaded = {c: get(c) for c in set(game.children(sub)) - {None}}
-                planes = [loaded[c] if c is not None else empty for c in game.children(sub)]
-                del loaded
+                planes = part_planes(game, sub, get, empty)
                 for a, b, done in rep_spans(hasher.board.n, Ob, sub):
                     HK.count_hand_sweep(T, Ob, game.args, game.mover_flies(sub), sub.m, sub.o, sub.hm,
                                         sub.ho, pair.offs[p], pair.st, pair.flag0, pair.flag1,
@@ -185,6 +183,14 @@ def count(variant, hasher: Hasher, top: Subspace, pair: PairLayout, children, re
                 bar.update(min((e - b) * K.BLOCK, off + n - b * K.BLOCK))
     if count_errors.any():
         raise UnsupportedRulesError(f"a position of {pair.name} has more than {K.COUNT_MAX} moves")
+
+
+def part_planes(game, sub: Subspace, load, empty) -> list:
+    """Per exit kind of hand part ``sub`` (games.GameSpec.children), ``load(c)`` of the
+    subspace c it leads to (each loaded once: two kinds may lead to one subspace), or ``empty``
+    where the kind has none: the child planes the kernels of kernels/hand.py take."""
+    loaded = {c: load(c) for c in set(game.children(sub)) - {None}}
+    return [loaded[c] if c is not None else empty for c in game.children(sub)]
 
 
 def rep_spans(n: int, Ob, sub: Subspace):
@@ -344,15 +350,14 @@ def count_exits(variant, hasher: Hasher, top: Subspace, pair: PairLayout, vals, 
 def _count_hand_exits(variant, T, Ob, pair, p, sub, vals, sched, children, errors) -> None:
     """:func:`count_exits` for part ``p`` of a hand pair (kernels/hand.count_hand_dtw)."""
     game = game_of(variant)
-    loaded = {}
-    for c in game.children(sub):
-        if c is not None and c not in loaded:
-            cv, cd, halved = children(c)
-            if not halved:
-                raise ValueError("hand pairs read their children's dtw as the files store it (halved)")
-            loaded[c] = (cv, np.ascontiguousarray(cd, dtype=np.uint16))
-    e8, e16 = np.zeros(0, np.uint8), np.zeros(0, np.uint16)
-    kinds = [loaded[c] if c is not None else (e8, e16) for c in game.children(sub)]
+
+    def load(c):
+        cv, cd, halved = children(c)
+        if not halved:
+            raise ValueError("hand pairs read their children's dtw as the files store it (halved)")
+        return cv, np.ascontiguousarray(cd, dtype=np.uint16)
+
+    kinds = part_planes(game, sub, load, (np.zeros(0, np.uint8), np.zeros(0, np.uint16)))
     for a, b, _ in rep_spans(int(T.n), Ob, sub):
         HK.count_hand_dtw(T, Ob, game.args, game.mover_flies(sub), sub.m, sub.o, sub.hm, sub.ho,
                           pair.offs[p], vals, pair.st, sched, *(k[0] for k in kinds),
@@ -580,8 +585,7 @@ def _count_hand_draws(variant, T, Ob, pair, p, sub, rank, values, children, exit
     """The draw-value count of part ``p`` of a hand pair (kernels/hand.count_hand_draws)."""
     game = game_of(variant)
     empty8 = np.zeros(0, np.uint8)
-    loaded = {c: children(c) for c in set(game.children(sub)) - {None}}
-    kinds = [loaded[c] if c is not None else (empty8, empty8) for c in game.children(sub)]
+    kinds = part_planes(game, sub, children, (empty8, empty8))
     vals = np.ascontiguousarray(values(sub))
     planes = [np.ascontiguousarray(k[1], dtype=np.uint8) for k in kinds]
     for a, b, _ in rep_spans(int(T.n), Ob, sub):

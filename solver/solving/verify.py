@@ -337,7 +337,8 @@ def _verify_hand(fr: FileReport, header, directory, rep, sample=None, dtw=False,
 
     variant = variant_from_fields(header)
     sub = Subspace.parse(header["subspace"])
-    dm = game_of(variant).args.dm
+    R = game_of(variant).args
+    dm = R.dm
     kids = _hand_kids(sub, dm)
     used = [c for c in kids if c is not None]
     need = [file_in(directory, s) for s in [sub] + used]
@@ -362,7 +363,7 @@ def _verify_hand(fr: FileReport, header, directory, rep, sample=None, dtw=False,
     Ob = h.orbits({sub.m, sub.o, sub.m + 1, sub.o + 1, max(0, sub.o - 1), max(0, sub.o - 2)})
 
     def check(part, bad, first):
-        check_hand(h.tables, Ob, game_of(variant).args.flying, dm, sub.m, sub.o, sub.hm, sub.ho, part,
+        check_hand(h.tables, Ob, R.flying, dm, sub.m, sub.o, sub.hm, sub.ho, part,
                    vals, dist, *(g[0] for g in got), *(g[1] for g in got), bad, first, bool(dtw))
 
     _run_check(fr, header, sub, h, len(vals), sample, rep, check)
@@ -381,7 +382,8 @@ def _verify_draws_hand(fr: FileReport, header, directory, rep, sample=None):
 
     variant = variant_from_fields(header)
     sub = Subspace.parse(header["subspace"])
-    dm = game_of(variant).args.dm
+    R = game_of(variant).args
+    dm = R.dm
     kids = _hand_kids(sub, dm)
     used = [c for c in kids if c is not None]
     need = [file_in(directory, s) for s in [sub] + used] + [file_in(directory, s, "draw") for s in used]
@@ -407,7 +409,7 @@ def _verify_draws_hand(fr: FileReport, header, directory, rep, sample=None):
     rank = int(header["rank"])
 
     def check(part, bad, first):
-        check_draws_hand(h.tables, Ob, game_of(variant).args.flying, dm, sub.m, sub.o, sub.hm, sub.ho, vals,
+        check_draws_hand(h.tables, Ob, R.flying, dm, sub.m, sub.o, sub.hm, sub.ho, vals,
                          dv, dd, rank, *(g[0] for g in got), *(g[1] for g in got), sib_dd, part,
                          bad, first)
 
@@ -529,9 +531,9 @@ def slot_parts(slots: int, sample: int | None, step: int = 1 << 22, seed: int = 
 def placement_reads(sub: Subspace, variant) -> list:
     """[(k, child subspace)] of the files a placement subspace's check reads: the child its
     placements removing k pieces lead to (``placement_children``), where it is a file."""
-    kids = placement_children(sub, game_of(variant).args.dm)
-    return [(k, kids[k][0]) for k in range(3)
-            if k in kids and reads_file(*kids[k], game_of(variant).args.count_hand)]
+    R = game_of(variant).args
+    kids = placement_children(sub, R.dm)
+    return [(k, kids[k][0]) for k in range(3) if k in kids and reads_file(*kids[k], R.count_hand)]
 
 
 def children_planes(sub: Subspace, reads, planes, dist_type=np.uint8):
@@ -559,7 +561,8 @@ def _verify_placement(fr: FileReport, header, directory, rep, sample=None, mode=
     variant = variant_from_fields(header)
     board = variant.board
     sub = Subspace.parse(header["subspace"])
-    dm = game_of(variant).args.dm
+    R = game_of(variant).args
+    dm = R.dm
     reads = placement_reads(sub, variant)
     # mode 1 / 2: each subspace's dtw / draw-value file, and the plane read from it
     side_kind = {1: "dtw", 2: "draw"}.get(mode)
@@ -595,7 +598,7 @@ def _verify_placement(fr: FileReport, header, directory, rep, sample=None, mode=
     flying = bool(header["flying"])
 
     def check(part, bad, first):
-        check_placement(T, Ob, flying, game_of(variant).args.count_hand, dm, sub.m, sub.o, sub.hm, sub.ho, part, vals, dtc, cinfo,
+        check_placement(T, Ob, flying, R.count_hand, dm, sub.m, sub.o, sub.hm, sub.ho, part, vals, dtc, cinfo,
                         *arrays, bad, first, mode)
 
     _run_check(fr, header, sub, h, len(vals), sample, rep, check)
@@ -637,8 +640,9 @@ def _derive_movement(directory, sub: Subspace, variant, vals, dist):
     h = Hasher(variant.board)
     T, Ob = h.tables, h.orbits({sub.m, sub.o})
     blocked = full_board_draws(variant, sub)
+    flying = game_of(variant).args.flying
     _derive(sub, dist, lambda part, bad, first: check_movement(
-        T, Ob, game_of(variant).args.flying, sub.m, sub.o, vals, dist, sib_vals, sib_dist,
+        T, Ob, flying, sub.m, sub.o, vals, dist, sib_vals, sib_dist,
         child_vals, child_dist, part, bad, first, -1, blocked, True))
     return dist
 
@@ -646,13 +650,14 @@ def _derive_movement(directory, sub: Subspace, variant, vals, dist):
 def _derive_placement(directory, sub: Subspace, variant, vals, dist):
     from ..kernels.verify import check_placement  # (lazy: imports numba)
 
-    dm = game_of(variant).args.dm
+    R = game_of(variant).args
+    dm = R.dm
     cinfo, arrays, sizes = children_planes(sub, placement_reads(sub, variant),
                                            lambda c: _stored_dtw(directory, c)[:2], np.uint16)
     h = Hasher(variant.board)
     T, Ob = h.tables, h.orbits(sizes)
     _derive(sub, dist, lambda part, bad, first: check_placement(
-        T, Ob, game_of(variant).args.flying, game_of(variant).args.count_hand, dm, sub.m, sub.o, sub.hm,
+        T, Ob, R.flying, R.count_hand, dm, sub.m, sub.o, sub.hm,
         sub.ho, part, vals, dist, cinfo, *arrays, bad, first, 1, True))
     return dist
 
